@@ -1,0 +1,359 @@
+"""The only writers of tables, seats and events.
+
+Every write, from a view, a socket, a task or a command, goes through a
+`check_*` function here: it locks the table, validates, and hands over to a
+`do_*` function that writes and schedules effects to run after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import IllegalMove, Rng, get_rules
+
+from . import effects
+from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed
+from .models import Invitation, Seat, Table, TableEvent
+from .plugins import game_config
+from .replay import current_state
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+# Seat order at the start is drawn from the table's seed with this salt, so it
+# is independent of the game's own draws from the same seed.
+SEATING_SALT = 0x5EA7
+
+
+def _lock(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise ActionError(_("There is no such table.")) from None
+
+
+def _append_event(table: Table, *, kind: str, seat: int | None = None, data: dict | None = None,
+                  actor=None) -> TableEvent:
+    """Write the next event of `table` and bump its seq (the table is locked)."""
+    table.seq += 1
+    table.last_event_at = timezone.now()
+    return TableEvent.objects.create(table=table, seq=table.seq, kind=kind, seat=seat,
+                                     data=data or {}, actor=actor)
+
+
+def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
+                 outcome: dict | None = None) -> list[int]:
+    """Refresh the snapshot and derived columns; returns seats that newly owe a decision."""
+    rules = get_rules(table.game)
+    table.snapshot = rules.dump(state)
+    table.snapshot_seq = table.seq
+    owing = sorted(rules.to_move(state))
+    outcome = outcome or rules.outcome(state)
+    if outcome is not None or ended_reason:
+        owing = []
+        table.status = Table.Status.FINISHED
+        table.finished_at = timezone.now()
+        table.outcome = outcome or {"winners": [], "reason": ended_reason}
+    table.to_move = owing
+    table.save()
+    now = timezone.now()
+    newly = []
+    for seat in table.seats.all():
+        owes = seat.position in owing
+        if owes and seat.owes_since is None:
+            seat.owes_since = now
+            newly.append(seat.position)
+            seat.save(update_fields=["owes_since"])
+        elif not owes and seat.owes_since is not None:
+            seat.owes_since = None
+            seat.save(update_fields=["owes_since"])
+    return newly
+
+
+# -- creating and filling tables ----------------------------------------------
+
+def check_create_table(*, creator, game: str, players: int, bots: dict[int, str] | None = None,
+                       options: dict | None = None, is_private: bool = False,
+                       invitees: list[str] | tuple = ()) -> Table:
+    """Validate and create a table; the creator takes the first seat."""
+    try:
+        config = game_config(game)
+    except KeyError:
+        raise ActionError(_("There is no such game.")) from None
+    rules = config.rules
+    rules.check_players(players)
+    options = rules.clean_options(options)
+    bots = dict(bots or {})
+    for position, level in bots.items():
+        if not 1 <= position < players:
+            raise ActionError(_("A bot can only take another seat than yours."))
+        if level not in config.bot_levels:
+            raise ActionError(_("There is no bot level %(level)s.") % {"level": level})
+    users = []
+    for name in invitees:
+        name = name.strip()
+        if not name:
+            continue
+        user = User.objects.filter(username__iexact=name).first()
+        if user is None:
+            raise ActionError(_("There is no player called %(name)s.") % {"name": name})
+        if user != creator and user not in users:
+            users.append(user)
+    with transaction.atomic(durable=True):
+        return do_create_table(creator=creator, game=game, players=players, bots=bots,
+                               options=options, is_private=is_private, invitees=users)
+
+
+def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], options: dict,
+                    is_private: bool, invitees: list) -> Table:
+    """Create the table, its seats and invitations; start it if it is already full."""
+    table = Table.objects.create(game=game, players=players, options=options,
+                                 is_private=is_private, created_by=creator)
+    now = timezone.now()
+    Seat.objects.bulk_create([
+        Seat(table=table, position=i, user=creator if i == 0 else None,
+             bot_level=bots.get(i, ""), joined_at=now if (i == 0 or i in bots) else None)
+        for i in range(players)
+    ])
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    _append_event(table, kind=TableEvent.Kind.JOIN, seat=0, actor=creator,
+                  data={"user": creator.pk, "bots": {str(k): v for k, v in bots.items()}})
+    for user in invitees:
+        Invitation.objects.create(table=table, user=user, invited_by=creator)
+    effects.after_commit_invitations(table.pk, [u.pk for u in invitees])
+    if not table.seats.filter(user__isnull=True, bot_level="").exists():
+        do_start_table(table=table)
+    else:
+        table.save()
+        effects.after_commit_changed(table.pk, table.seq)
+    return table
+
+
+def can_see(table: Table, user, *, token: str | None = None) -> bool:
+    """Whether `user` may view (and join) `table`."""
+    if not table.is_private:
+        return True
+    if token and token == table.invite_token:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (table.created_by_id == user.pk or table.seats.filter(user=user).exists()
+            or table.invitations.filter(user=user).exists())
+
+
+def check_join_table(*, table_id: int, user, token: str | None = None) -> Table:
+    """Take a free seat at an open table."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.status != Table.Status.OPEN:
+            raise ActionError(_("This table is not open for players."))
+        if not can_see(table, user, token=token):
+            raise ActionError(_("This table is by invitation only."))
+        if table.seats.filter(user=user).exists():
+            raise ActionError(_("You already have a seat at this table."))
+        seat = table.seats.filter(user__isnull=True, bot_level="").order_by("position").first()
+        if seat is None:
+            raise ActionError(_("This table is full."))
+        return do_join_table(table=table, seat=seat, user=user)
+
+
+def do_join_table(*, table: Table, seat: Seat, user) -> Table:
+    """Seat `user`; start the table when the last seat is taken."""
+    seat.user = user
+    seat.joined_at = timezone.now()
+    seat.save(update_fields=["user", "joined_at"])
+    _append_event(table, kind=TableEvent.Kind.JOIN, seat=seat.position, actor=user,
+                  data={"user": user.pk})
+    if not table.seats.filter(user__isnull=True, bot_level="").exists():
+        do_start_table(table=table)
+    else:
+        table.save()
+        effects.after_commit_changed(table.pk, table.seq)
+    return table
+
+
+def check_leave_table(*, table_id: int, user) -> Table:
+    """Give up a seat before the start (the creator aborts instead)."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.status != Table.Status.OPEN:
+            raise ActionError(_("The game has started: resign instead."))
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise NotYourSeat()
+        if table.created_by_id == user.pk:
+            raise ActionError(_("You created this table: abort it instead."))
+        seat.user = None
+        seat.joined_at = None
+        seat.save(update_fields=["user", "joined_at"])
+        _append_event(table, kind=TableEvent.Kind.LEAVE, seat=seat.position, actor=user)
+        table.save()
+        effects.after_commit_changed(table.pk, table.seq)
+        return table
+
+
+def check_abort_table(*, table_id: int, user) -> Table:
+    """The creator calls off a table that has not started."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.created_by_id != user.pk:
+            raise ActionError(_("Only the creator can abort this table."))
+        if table.status != Table.Status.OPEN:
+            raise ActionError(_("Only a table that has not started can be aborted."))
+        _append_event(table, kind=TableEvent.Kind.ABORT, actor=user)
+        table.status = Table.Status.ABORTED
+        table.finished_at = timezone.now()
+        table.save()
+        effects.after_commit_changed(table.pk, table.seq)
+        return table
+
+
+def check_invite(*, table_id: int, user, username: str) -> Invitation:
+    """Invite a player by username to a table one sits at."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.status != Table.Status.OPEN:
+            raise ActionError(_("This table is not open for players."))
+        if not table.seats.filter(user=user).exists():
+            raise NotYourSeat()
+        invitee = User.objects.filter(username__iexact=username.strip()).first()
+        if invitee is None:
+            raise ActionError(_("There is no player called %(name)s.") % {"name": username[:40]})
+        invitation, created = Invitation.objects.get_or_create(
+            table=table, user=invitee, defaults={"invited_by": user})
+        if created:
+            effects.after_commit_invitations(table.pk, [invitee.pk])
+        return invitation
+
+
+def do_start_table(*, table: Table) -> Table:
+    """Draw the seat order from the seed, write the start event and the first state."""
+    seats = list(table.seats.order_by("position"))
+    order = Rng.from_seed(table.seed ^ SEATING_SALT).shuffled(range(len(seats)))
+    # Two steps keep (table, position) unique while seats swap places.
+    for seat in seats:
+        seat.position = -1 - seat.position
+        seat.save(update_fields=["position"])
+    for new_position, old in enumerate(order):
+        seat = next(s for s in seats if s.position == -1 - old)
+        seat.position = new_position
+        seat.save(update_fields=["position"])
+    table.status = Table.Status.RUNNING
+    table.started_at = timezone.now()
+    _append_event(table, kind=TableEvent.Kind.START, data={
+        "seats": [{"user": s.user_id, "bot": s.bot_level} for s in sorted(seats, key=lambda s: s.position)],
+    })
+    rules = get_rules(table.game)
+    state = rules.new_game(players=table.players, seed=table.seed, options=table.options)
+    newly = _store_state(table, state)
+    effects.after_commit_moved(table, newly)
+    return table
+
+
+# -- playing -------------------------------------------------------------------
+
+def seat_of(table: Table, user) -> Seat | None:
+    """The seat `user` holds at `table`, if any."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return table.seats.filter(user=user).first()
+
+
+def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
+                      actor=None, bot: bool = False) -> Table:
+    """Validate a move made from version `based_on` and record it.
+
+    Raises StaleMove, NotYourSeat, NotYourDecision, TableClosed or IllegalMove;
+    nothing is written in any of those cases.
+    """
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        row = table.seats.filter(position=seat).first()
+        if row is None:
+            raise NotYourSeat()
+        if bot:
+            if not row.is_bot:
+                raise NotYourSeat()
+        elif actor is None or row.user_id != actor.pk or row.is_bot:
+            raise NotYourSeat()
+        if table.status != Table.Status.RUNNING:
+            raise TableClosed()
+        if table.seq != based_on:
+            raise StaleMove()
+        if seat not in table.to_move:
+            raise NotYourDecision()
+        state = current_state(table)
+        rules = get_rules(table.game)
+        new_state = rules.apply(state, seat, move)  # pure; raises IllegalMove
+        return do_record_move(table=table, seat=seat, move=move, state=new_state, actor=actor)
+
+
+def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None) -> Table:
+    """Append the move event, refresh the snapshot and schedule effects."""
+    _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor)
+    newly = _store_state(table, state)
+    effects.after_commit_moved(table, newly)
+    return table
+
+
+def check_resign(*, table_id: int, user) -> Table:
+    """A player leaves a running game; the game decides what that means."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.status != Table.Status.RUNNING:
+            raise TableClosed()
+        row = table.seats.filter(user=user).first()
+        if row is None:
+            raise NotYourSeat()
+        if row.resigned:
+            raise ActionError(_("You have already resigned."))
+        return do_resign(table=table, seat=row, actor=user)
+
+
+def do_resign(*, table: Table, seat: Seat, actor=None) -> Table:
+    """Record the resignation; end the table if the game cannot go on."""
+    rules = get_rules(table.game)
+    state = current_state(table)
+    after = rules.resign(state, seat.position)
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    _append_event(table, kind=TableEvent.Kind.RESIGN, seat=seat.position, actor=actor,
+                  data={"ends_table": after is None})
+    if after is None:
+        others = [s.position for s in table.seats.all() if not s.resigned]
+        outcome = {"winners": others if len(others) == 1 else [], "reason": "resign",
+                   "resigned": seat.position}
+        newly = _store_state(table, state, ended_reason="resign", outcome=outcome)
+    else:
+        newly = _store_state(table, after)
+    effects.after_commit_moved(table, newly)
+    return table
+
+
+# -- maintenance -----------------------------------------------------------------
+
+def check_rebuild_snapshot(*, table_id: int, repair: bool = False) -> bool:
+    """Fold the table's events alone and compare with its snapshot.
+
+    Returns True when they agree; with `repair`, a disagreeing snapshot is
+    replaced by the rebuilt state.
+    """
+    from .replay import state_from_events
+
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        rebuilt = state_from_events(table)
+        rules = get_rules(table.game)
+        dumped = rules.dump(rebuilt) if rebuilt is not None else None
+        agrees = dumped == table.snapshot and (dumped is None or table.snapshot_seq == table.seq)
+        if not agrees and repair and rebuilt is not None:
+            table.snapshot = dumped
+            table.snapshot_seq = table.seq
+            table.save(update_fields=["snapshot", "snapshot_seq"])
+        return agrees

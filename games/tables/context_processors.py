@@ -1,0 +1,10 @@
+"""The "your turn" count in every page's title and header."""
+
+from .selectors import waiting_count
+
+
+def turn_count(request):
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"turn_count": 0}
+    return {"turn_count": waiting_count(user)}

@@ -1,0 +1,98 @@
+"""Effects of a write, registered to run only after the transaction commits.
+
+They carry ids and the table's `seq`, never states. A lost effect is repaired
+(a reconnecting socket catches up, `resend_stuck_turns` re-queues bot turns);
+a failing effect never undoes or blocks the move that caused it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+
+from django.conf import settings
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+
+
+def after_commit_changed(table_id: int, seq: int) -> None:
+    """Push the table to its viewers once the transaction commits."""
+    from . import broadcast
+
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, seq))
+
+
+def after_commit_moved(table, newly_owing: list[int]) -> None:
+    """Push, then queue bot turns and notifications for the seats that now owe."""
+    table_id, seq = table.pk, table.seq
+    after_commit_changed(table_id, seq)
+    bots = {s.position for s in table.seats.all() if s.is_bot}
+    for position in table.to_move:
+        if position in bots:
+            transaction.on_commit(lambda p=position: schedule_bot_turn(table_id, seq, p))
+    humans = [p for p in newly_owing if p not in bots]
+    finished = table.status == table.Status.FINISHED
+    transaction.on_commit(lambda: _notify(table_id, seq, humans, finished))
+
+
+def after_commit_invitations(table_id: int, user_ids: list[int]) -> None:
+    """Mail invitations once the table exists."""
+    if not user_ids:
+        return
+    transaction.on_commit(lambda: _notify_invitations(table_id, user_ids))
+
+
+def _notify(table_id: int, seq: int, seats: list[int], finished: bool) -> None:
+    try:
+        from . import notify
+    except ImportError:  # pragma: no cover - notifications are optional
+        return
+    try:
+        notify.table_moved(table_id=table_id, seq=seq, seats=seats, finished=finished)
+    except Exception:  # noqa: BLE001 - a notification must never break a move
+        log.exception("notifying table %s seq %s failed", table_id, seq)
+
+
+def _notify_invitations(table_id: int, user_ids: list[int]) -> None:
+    try:
+        from . import notify
+    except ImportError:  # pragma: no cover
+        return
+    try:
+        notify.invited(table_id=table_id, user_ids=user_ids)
+    except Exception:  # noqa: BLE001
+        log.exception("invitation mails for table %s failed", table_id)
+
+
+def schedule_bot_turn(table_id: int, seq: int, seat: int) -> None:
+    """Queue a bot decision; in-process mode runs queued turns one after another.
+
+    With eager tasks a bot move would schedule the next bot move from inside
+    this callback and recurse once per decision; a queue drained in a loop
+    keeps long bot-only stretches flat.
+    """
+    from .tasks import play_bot_turn
+
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        try:
+            play_bot_turn.delay(table_id, seq, seat)
+        except Exception:  # noqa: BLE001 - the sweep re-queues lost bot turns
+            log.exception("could not queue bot turn for table %s seq %s", table_id, seq)
+        return
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((table_id, seq, seat))
+        return
+    _local.pending = deque([(table_id, seq, seat)])
+    try:
+        while _local.pending:
+            args = _local.pending.popleft()
+            try:
+                play_bot_turn.apply(args=args)
+            except Exception:  # noqa: BLE001
+                log.exception("bot turn %s failed", args)
+    finally:
+        _local.pending = None

@@ -1,0 +1,143 @@
+"""Tables, seats and the append-only event log."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> int:
+    """A table's secret seed: all chance in its game comes from it."""
+    return secrets.randbits(62)
+
+
+def new_token() -> str:
+    """The secret part of a private table's invitation link."""
+    return secrets.token_urlsafe(16)
+
+
+class Table(models.Model):
+    """One game being set up, played or finished."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    game = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict)
+    players = models.PositiveSmallIntegerField(_("seats"))
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    is_private = models.BooleanField(_("invite only"), default=False)
+    invite_token = models.CharField(max_length=40, default=new_token, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="created_tables")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_event_at = models.DateTimeField(auto_now_add=True)
+    # The number of the last event; a move must name it (optimistic concurrency).
+    seq = models.PositiveIntegerField(default=0)
+    # A cache of the game state after event `snapshot_seq`; the events are the truth.
+    snapshot = models.JSONField(null=True, blank=True)
+    snapshot_seq = models.PositiveIntegerField(default=0)
+    to_move = models.JSONField(default=list, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-last_event_at"]
+        indexes = [models.Index(fields=["status", "is_private"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tables:table", args=[self.pk])
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    """A place at a table, taken by a person or a bot."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.SmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="seats")
+    bot_level = models.CharField(max_length=20, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+    # When this seat started to owe its current decision (None: owes nothing).
+    owes_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["table", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Invitation(models.Model):
+    """An invitation of a user, by name, to a table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="invitation_unique")]
+
+
+class TableEvent(models.Model):
+    """One thing that happened at a table. Append-only: never updated or deleted."""
+
+    class Kind(models.TextChoices):
+        JOIN = "join", _("joined")
+        LEAVE = "leave", _("left")
+        START = "start", _("started")
+        MOVE = "move", _("moved")
+        RESIGN = "resign", _("resigned")
+        ABORT = "abort", _("aborted")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.seq} {self.kind}"

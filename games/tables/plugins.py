@@ -1,0 +1,125 @@
+"""Games are plugins: a Django app whose AppConfig subclasses `GameAppConfig`.
+
+Adding a game is adding its app to INSTALLED_APPS; nothing here changes.
+See docs/adding-a-game.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from types import ModuleType
+
+from django.apps import AppConfig, apps
+from django.utils.translation import gettext as _
+
+from games.engine import Rng, Rules, get_rules, register
+
+
+class GameAppConfig(AppConfig):
+    """Base AppConfig of a game app.
+
+    Set `game_slug`; the rest has defaults:
+    - rules: `<app module>.rules` (registered with the engine's registry),
+    - display: `<app module>.display` with `move_label(move, view)` and
+      `log_line(entry, view, names)` returning translated text,
+    - bot: `<app module>.bot` with `LEVELS` and `choose(view, legal, *, level, rng)`,
+    - board template: `<app label>/board.html`, drawn from the view only.
+    """
+
+    game_slug: str = ""
+    rules_module: str | None = None
+    display_module: str | None = None
+    bot_module: str | None = None
+    board_template: str | None = None
+    listed: bool = True  # shown in the lobby's game list
+    # Django picks an apps.py's AppConfig automatically only if exactly one
+    # candidate has default=True: the imported base must not count.
+    default = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "default" not in cls.__dict__:
+            cls.default = True
+
+    def ready(self):
+        register(self.game_slug, self.rules_module or f"{self.name}.rules")
+        # A broken game must fail at startup, not on the first page view.
+        get_rules(self.game_slug)
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.game_slug)
+
+    def _module(self, attr: str, suffix: str) -> ModuleType | None:
+        name = getattr(self, attr) or f"{self.name}.{suffix}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                return None
+            raise
+
+    @property
+    def display(self) -> ModuleType | None:
+        return self._module("display_module", "display")
+
+    @property
+    def bot(self) -> ModuleType | None:
+        return self._module("bot_module", "bot")
+
+    @property
+    def template(self) -> str:
+        return self.board_template or f"{self.label}/board.html"
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        bot = self.bot
+        return tuple(getattr(bot, "LEVELS", ("random",))) if bot else ("random",)
+
+    def move_label(self, move: dict, view: dict) -> str:
+        """A button text for `move`."""
+        display = self.display
+        if display and hasattr(display, "move_label"):
+            return display.move_label(move, view)
+        return json.dumps(move)
+
+    def log_line(self, entry: dict, view: dict, names: list[str]) -> str:
+        """One log entry in words."""
+        display = self.display
+        if display and hasattr(display, "log_line"):
+            text = display.log_line(entry, view, names)
+            if text:
+                return text
+        return _("Event: %(kind)s") % {"kind": entry.get("kind", "?")}
+
+    def choose_bot_move(self, view: dict, legal: list[dict], *, level: str, rng: Rng) -> dict:
+        """The bot's decision from a seat's view; uniformly random if the game has no bot."""
+        bot = self.bot
+        if bot and hasattr(bot, "choose"):
+            return bot.choose(view, legal, level=level, rng=rng)
+        return rng.choice(legal)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+
+
+def installed_games() -> dict[str, GameAppConfig]:
+    """slug → app config of every installed game."""
+    return {c.game_slug: c for c in apps.get_app_configs() if isinstance(c, GameAppConfig)}
+
+
+def game_config(slug: str) -> GameAppConfig:
+    """The app config of an installed game; KeyError if there is none."""
+    return installed_games()[slug]
+
+
+def listed_games() -> list[GameAppConfig]:
+    """Games offered in the lobby, by name."""
+    return sorted((c for c in installed_games().values() if c.listed), key=lambda c: c.rules.name)

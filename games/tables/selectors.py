@@ -1,0 +1,130 @@
+"""Reads: a table's state, a viewer's view, the lists on the home page."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from games.engine import get_rules
+
+from .models import Seat, Table, TableEvent
+from .plugins import game_config
+from .replay import current_state
+
+
+@dataclass
+class Viewer:
+    """Who is looking: a user with a seat, a user without one, or anonymous."""
+
+    user: Any = None
+    seat: int | None = None
+
+
+@dataclass
+class TableView:
+    """Everything the table page draws, for one viewer, built from the view only."""
+
+    table: Table
+    viewer: Viewer
+    view: dict | None
+    seats: list[dict]
+    moves: list[dict] = field(default_factory=list)
+    log: list[dict] = field(default_factory=list)
+    outcome: dict | None = None
+    board_template: str = ""
+    game_name: str = ""
+
+
+def table_state(table: Table) -> Any:
+    """The table's current game state (None before the start)."""
+    return current_state(table)
+
+
+def viewer_for(table: Table, user) -> Viewer:
+    """The viewer: which seat (if any) `user` plays at `table`."""
+    if user is None or not user.is_authenticated:
+        return Viewer()
+    seat = table.seats.filter(user=user).values_list("position", flat=True).first()
+    return Viewer(user=user, seat=seat if table.status != Table.Status.OPEN else None)
+
+
+def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
+    """Seats as the page shows them: names, bots, who is to move."""
+    rows = []
+    for seat in table.seats.select_related("user").order_by("position"):
+        if seat.is_bot:
+            name = _("Bot (%(level)s)") % {"level": seat.bot_level}
+        elif seat.user:
+            name = seat.user.name
+        else:
+            name = _("Free seat")
+        rows.append({
+            "position": seat.position, "name": name, "is_bot": seat.is_bot,
+            "is_free": seat.is_free, "is_you": viewer.user is not None and seat.user_id == viewer.user.pk,
+            "to_move": seat.position in (table.to_move or []), "resigned": seat.resigned,
+            "owes_since": seat.owes_since, "user": seat.user,
+        })
+    return rows
+
+
+def table_view_for(table: Table, viewer: Viewer) -> TableView:
+    """The table page's data for `viewer`, drawn from `rules.view(state, seat)` only."""
+    config = game_config(table.game)
+    rules = get_rules(table.game)
+    seats = seat_rows(table, viewer)
+    result = TableView(table=table, viewer=viewer, view=None, seats=seats,
+                       board_template=config.template, game_name=rules.name,
+                       outcome=table.outcome)
+    state = current_state(table) if table.status != Table.Status.OPEN else None
+    if state is None:
+        return result
+    view = rules.view(state, viewer.seat)
+    result.view = view
+    names = [row["name"] for row in seats]
+    result.log = [{"text": config.log_line(entry, view, names), "entry": entry}
+                  for entry in view.get("log", [])]
+    if viewer.seat is not None and table.status == Table.Status.RUNNING:
+        result.moves = [
+            {"move": move, "json": json.dumps(move, sort_keys=True),
+             "label": config.move_label(move, view)}
+            for move in rules.legal_moves(state, viewer.seat)
+        ]
+    return result
+
+
+def tables_waiting_on(user) -> list[Table]:
+    """Running tables where `user` owes a decision, longest waiting first."""
+    seats = (Seat.objects.filter(user=user, owes_since__isnull=False,
+                                 table__status=Table.Status.RUNNING)
+             .select_related("table").order_by("owes_since"))
+    return [s.table for s in seats]
+
+
+def waiting_count(user) -> int:
+    """How many tables wait on `user`."""
+    return Seat.objects.filter(user=user, owes_since__isnull=False,
+                               table__status=Table.Status.RUNNING).count()
+
+
+def tables_of(user, *, status: str) -> list[Table]:
+    """Tables with a given status where `user` has a seat, newest activity first."""
+    return list(Table.objects.filter(seats__user=user, status=status)
+                .order_by("-last_event_at").distinct()[:50])
+
+
+def open_tables_for(user) -> list[Table]:
+    """Open tables `user` may join: public ones and those they were invited to."""
+    q = Q(is_private=False)
+    if user is not None and user.is_authenticated:
+        q |= Q(invitations__user=user)
+    return list(Table.objects.filter(q, status=Table.Status.OPEN)
+                .prefetch_related("seats__user").order_by("-created_at").distinct()[:100])
+
+
+def table_events(table: Table) -> list[TableEvent]:
+    """The table's raw event records (for the admin and maintenance, never for pages)."""
+    return list(table.events.order_by("seq"))

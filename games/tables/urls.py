@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("tables/", views.lobby, name="lobby"),
+    path("tables/new/", views.new_table, name="new"),
+    path("tables/next/", views.next_waiting, name="next"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/move", views.submit_move, name="move"),
+    path("tables/<int:table_id>/join", views.join, name="join"),
+    path("tables/<int:table_id>/leave", views.leave, name="leave"),
+    path("tables/<int:table_id>/abort", views.abort, name="abort"),
+    path("tables/<int:table_id>/resign", views.resign, name="resign"),
+    path("tables/<int:table_id>/invite", views.invite, name="invite"),
+]

@@ -1,0 +1,236 @@
+"""HTTP views: thin; they parse, call actions or selectors, and render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.engine import IllegalMove
+
+from . import actions, selectors
+from .errors import ActionError
+from .forms import MoveForm, NewTableForm
+from .models import Table
+from .plugins import game_config, listed_games
+
+SESSION_TOKENS = "table_tokens"
+
+
+def error_text(exc: Exception) -> str:
+    """A translated sentence for a refused action."""
+    if isinstance(exc, IllegalMove):
+        try:
+            return _(exc.template).format(**exc.params)
+        except (KeyError, IndexError, ValueError):
+            return str(exc)
+    if isinstance(exc, ActionError):
+        return str(exc.message)
+    return str(exc)
+
+
+def home(request):
+    """Signed in: the tables waiting on you first; else the open tables."""
+    if not request.user.is_authenticated:
+        return render(request, "tables/landing.html", {
+            "open_tables": selectors.open_tables_for(None)[:20], "games": listed_games()})
+    user = request.user
+    waiting = selectors.tables_waiting_on(user)
+    running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING) if t not in waiting]
+    return render(request, "tables/home.html", {
+        "waiting": waiting, "running": running,
+        "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
+        "finished": selectors.tables_of(user, status=Table.Status.FINISHED)[:20],
+        "invited": [t for t in selectors.open_tables_for(user)
+                    if t.invitations.filter(user=user).exists()
+                    and not t.seats.filter(user=user).exists()],
+    })
+
+
+def lobby(request):
+    """Open tables to join, and the games to start a table of."""
+    return render(request, "tables/lobby.html", {
+        "open_tables": selectors.open_tables_for(request.user), "games": listed_games()})
+
+
+@login_required
+def new_table(request):
+    """Choose a game, then its seats, bots and options."""
+    slug = request.POST.get("game") or request.GET.get("game")
+    if not slug:
+        return render(request, "tables/choose_game.html", {"games": listed_games()})
+    try:
+        game = game_config(slug)
+    except KeyError:
+        raise Http404(_("There is no such game.")) from None
+    if not game.listed:
+        raise Http404(_("There is no such game."))
+    form = NewTableForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = actions.check_create_table(
+                creator=request.user, game=slug, players=form.cleaned_data["players"],
+                bots=form.bots(), options=form.options(),
+                is_private=form.cleaned_data["is_private"], invitees=form.invitee_names())
+        except (ActionError, IllegalMove) as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            return redirect(table)
+    return render(request, "tables/new_table.html", {"form": form, "game": game})
+
+
+def _token(request, table_id: int) -> str | None:
+    return request.session.get(SESSION_TOKENS, {}).get(str(table_id))
+
+
+def _visible_table(request, table_id: int) -> Table:
+    table = get_object_or_404(Table, pk=table_id)
+    token = request.GET.get("invite")
+    if token:
+        if token == table.invite_token:
+            tokens = request.session.get(SESSION_TOKENS, {})
+            tokens[str(table.pk)] = token
+            request.session[SESSION_TOKENS] = tokens
+    if not actions.can_see(table, request.user, token=_token(request, table.pk)):
+        raise Http404(_("This table is by invitation only."))
+    return table
+
+
+def table_context(request, table: Table, *, error: str | None = None, oob: bool = False) -> dict:
+    """The context of the table page and of each of its partials."""
+    viewer = selectors.viewer_for(table, request.user)
+    tv = selectors.table_view_for(table, viewer)
+    invite_url = None
+    if table.is_private and viewer.user and table.seats.filter(user=viewer.user).exists():
+        invite_url = request.build_absolute_uri(
+            reverse("tables:table", args=[table.pk]) + f"?invite={table.invite_token}")
+    return {"table": table, "tv": tv, "based_on": table.seq, "error": error, "oob": oob,
+            "invite_url": invite_url, "request": request,
+            "in_table": viewer.user is not None and any(s["is_you"] for s in tv.seats)}
+
+
+def table_page(request, table_id: int):
+    """The table, drawn for this viewer from their seat's view."""
+    table = _visible_table(request, table_id)
+    return render(request, "tables/table.html", table_context(request, table))
+
+
+def render_live(request, table: Table, *, error: str | None = None) -> HttpResponse:
+    """The htmx answer: the play area, plus every other partial out of band."""
+    context = table_context(request, table, error=error, oob=True)
+    html = render_to_string("tables/table.html#play-area", {**context, "oob": False}, request)
+    html += render_to_string("tables/_live.html", context, request)
+    return HttpResponse(html)
+
+
+@require_POST
+@login_required
+def submit_move(request, table_id: int):
+    """A move from a form, with or without JavaScript."""
+    table = _visible_table(request, table_id)
+    form = MoveForm(request.POST)
+    error = None
+    if not form.is_valid():
+        error = _("That move could not be read.")
+    else:
+        seat = actions.seat_of(table, request.user)
+        if seat is None:
+            error = _("You do not have a seat at this table.")
+            if not request.htmx:
+                return HttpResponse(error, status=403)
+        else:
+            try:
+                actions.check_submit_move(
+                    table_id=table.pk, seat=seat.position, move=form.cleaned_data["move"],
+                    based_on=form.cleaned_data["based_on"], actor=request.user)
+            except (ActionError, IllegalMove) as exc:
+                error = error_text(exc)
+    table.refresh_from_db()
+    if request.htmx:
+        return render_live(request, table, error=error)
+    if error:
+        messages.error(request, error)
+    return _see_other(table)
+
+
+def _see_other(table: Table) -> HttpResponse:
+    response = HttpResponse(status=303)
+    response["Location"] = table.get_absolute_url()
+    return response
+
+
+def _simple_action(request, table_id: int, action, success: str):
+    table = _visible_table(request, table_id)
+    try:
+        action(table)
+    except (ActionError, IllegalMove) as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, success)
+    return _see_other(table)
+
+
+@require_POST
+@login_required
+def join(request, table_id: int):
+    """Take a free seat."""
+    return _simple_action(request, table_id, lambda t: actions.check_join_table(
+        table_id=t.pk, user=request.user, token=_token(request, t.pk)), _("You joined the table."))
+
+
+@require_POST
+@login_required
+def leave(request, table_id: int):
+    """Give up a seat before the start."""
+    return _simple_action(request, table_id, lambda t: actions.check_leave_table(
+        table_id=t.pk, user=request.user), _("You left the table."))
+
+
+@require_POST
+@login_required
+def abort(request, table_id: int):
+    """Call off a table that has not started."""
+    return _simple_action(request, table_id, lambda t: actions.check_abort_table(
+        table_id=t.pk, user=request.user), _("The table was aborted."))
+
+
+@require_POST
+@login_required
+def resign(request, table_id: int):
+    """Leave a running game."""
+    return _simple_action(request, table_id, lambda t: actions.check_resign(
+        table_id=t.pk, user=request.user), _("You resigned."))
+
+
+@require_POST
+@login_required
+def invite(request, table_id: int):
+    """Invite a player by username."""
+    username = request.POST.get("username", "")[:150]
+    return _simple_action(request, table_id, lambda t: actions.check_invite(
+        table_id=t.pk, user=request.user, username=username),
+        _("%(name)s was invited.") % {"name": username})
+
+
+@login_required
+def next_waiting(request):
+    """Go to the next table waiting on me (after the one I am on)."""
+    waiting = selectors.tables_waiting_on(request.user)
+    current = request.GET.get("after")
+    ids = [t.pk for t in waiting]
+    if not ids:
+        messages.info(request, _("No table is waiting on you."))
+        return redirect("home")
+    target = ids[0]
+    if current and current.isdigit() and int(current) in ids:
+        rest = [i for i in ids if i != int(current)]
+        if not rest:
+            messages.info(request, _("No other table is waiting on you."))
+            return redirect("tables:table", int(current))
+        target = rest[0]
+    return redirect("tables:table", target)

@@ -1,0 +1,10 @@
+"""Settings for the test suite: the project's settings with the test game on."""
+
+import os
+
+os.environ.setdefault("ENABLE_TEST_GAME", "1")
+os.environ.setdefault("DISABLE_RATE_LIMITS", "1")
+
+from config.settings import *  # noqa: E402,F401,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
