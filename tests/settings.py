@@ -8,3 +8,7 @@ os.environ.setdefault("DISABLE_RATE_LIMITS", "1")
 from config.settings import *  # noqa: E402,F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Bot turns run in-process unless a test starts a real worker (tests/tables/test_worker.py).
+CELERY_TASK_ALWAYS_EAGER = True
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]

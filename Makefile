@@ -1,0 +1,34 @@
+# Two commands on a fresh machine (see README.md):
+#   make run    install into .venv and serve the site on SQLite, nothing else needed
+#   make test   install what the tests need and run the whole suite
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv test-venv messages bench
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+venv: $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+
+test-venv: $(BIN)/python
+	$(BIN)/pip install -q -r requirements-test.txt
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: test-venv
+	bash scripts/test.sh
+
+messages: venv
+	$(BIN)/python manage.py makemessages -l es --ignore=.venv --ignore=tests/browser
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+bench: venv
+	for f in bench/bench_*.py; do $(BIN)/python $$f; done

@@ -1,0 +1,72 @@
+"""Shared fixtures: verified users, tables of the test game, service checks."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+
+def pytest_collection_modifyitems(config, items):
+    # Browser tests keep an event loop running: they go last (and scripts/test.sh
+    # runs them in their own pytest process).
+    items.sort(key=lambda item: 1 if item.get_closest_marker("browser") else 0)
+
+
+def uses_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+def uses_redis() -> bool:
+    return bool(settings.REDIS_URL)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_channel_layer():
+    """Killed runs leave stale group members in Redis: start clean."""
+    if uses_redis():
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        prefix = os.environ.get("CHANNELS_PREFIX", "asgi")
+        for key in client.scan_iter(f"{prefix}*"):
+            client.delete(key)
+    yield
+
+
+@pytest.fixture
+def make_user(db):
+    """A factory of users with a verified e-mail address."""
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User
+
+    def make(username: str, **extra) -> User:
+        user = User.objects.create_user(username, f"{username}@example.org", "a-Strong-pass-123",
+                                        **extra)
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def two_players(make_user):
+    return make_user("ana"), make_user("bo")
+
+
+@pytest.fixture
+def running_table(two_players):
+    """A running 2-player High Card table between ana and bo."""
+    from games.tables import actions
+
+    ana, bo = two_players
+    table = actions.check_create_table(creator=ana, game="high-card", players=2)
+    actions.check_join_table(table_id=table.pk, user=bo)
+    table.refresh_from_db()
+    return table
+
+
+def seat_user(table, position):
+    return table.seats.get(position=position).user

@@ -1,0 +1,122 @@
+"""The table socket on the real channel layer (Redis in the test command)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from config.asgi import application
+from games.engine import get_rules
+from games.tables import actions
+from games.tables.replay import current_state
+
+ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(table_id, *, user=None, origin=ORIGIN):
+    headers = [HOST]
+    if origin:
+        headers.append(origin)
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await comm.connect(timeout=10)
+    return comm, connected
+
+
+def make_move(table_id):
+    from games.tables.models import Table
+
+    table = Table.objects.get(pk=table_id)
+    state = current_state(table)
+    rules = get_rules(table.game)
+    seat = sorted(rules.to_move(state))[0]
+    move = next(m for m in rules.legal_moves(state, seat) if m["type"] == "keep")
+    actions.check_submit_move(table_id=table_id, seat=seat, move=move, based_on=table.seq,
+                              actor=table.seats.get(position=seat).user)
+    return seat
+
+
+def test_the_test_command_uses_redis():
+    import os
+    if os.environ.get("REDIS_URL"):
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_player_and_spectator_each_get_their_own_update(running_table):
+    table = running_table
+    ana = await sync_to_async(lambda: table.seats.get(position=0).user)()
+    player, ok1 = await connect(table.pk, user=ana)
+    spectator, ok2 = await connect(table.pk)
+    assert ok1 and ok2
+    first_player = await player.receive_from(timeout=10)
+    first_spectator = await spectator.receive_from(timeout=10)
+    assert 'id="ws-status"' in first_player and 'data-connected="1"' in first_player
+    assert "Your hand" in first_player and "Your hand" not in first_spectator
+
+    await sync_to_async(make_move)(table.pk)
+
+    pushed_player = await player.receive_from(timeout=10)
+    pushed_spectator = await spectator.receive_from(timeout=10)
+    for html in (pushed_player, pushed_spectator):
+        assert 'hx-swap-oob="true"' in html
+        assert "kept their hand" in html
+    hand = await sync_to_async(
+        lambda: get_rules("high-card").view(current_state(type(table).objects.get(pk=table.pk)), 0)["hand"])()
+    hand_html = "".join(f'<span class="hc-card">{c}</span>' for c in hand)
+    assert hand_html in pushed_player
+    assert "hc-hand" not in pushed_spectator
+    await player.disconnect()
+    await spectator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_private_table_refuses_anonymous_and_strangers(make_user):
+    ana, eve = await sync_to_async(lambda: (make_user("ana"), make_user("eve")))()
+    table = await sync_to_async(actions.check_create_table)(
+        creator=ana, game="high-card", players=2, is_private=True)
+    comm, connected = await connect(table.pk)
+    assert not connected
+    comm, connected = await connect(table.pk, user=eve)
+    assert not connected
+    comm, connected = await connect(table.pk, user=ana)
+    assert connected
+    await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_foreign_origin_is_refused(running_table):
+    comm, connected = await connect(running_table.pk, origin=(b"origin", b"http://evil.example"))
+    assert not connected
+    comm, connected = await connect(running_table.pk, origin=None)
+    assert not connected
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_reconnecting_socket_catches_up(running_table):
+    table = running_table
+    await sync_to_async(make_move)(table.pk)
+    comm, connected = await connect(table.pk)
+    assert connected
+    html = await comm.receive_from(timeout=10)
+    new_seq = await sync_to_async(lambda: type(table).objects.get(pk=table.pk).seq)()
+    assert f'data-seq="{new_seq}"' in html and "kept their hand" in html
+    await comm.disconnect()
+    await asyncio.sleep(0)
