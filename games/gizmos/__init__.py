@@ -1,0 +1,1 @@
+"""Gizmos (CMON, 2018): pure rules engine and bot; no Django here."""
