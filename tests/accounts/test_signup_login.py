@@ -1,0 +1,68 @@
+"""Sign-up with mandatory e-mail verification, login by username or e-mail, the profile."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+
+def client():
+    return Client(HTTP_HOST="localhost")
+
+
+@pytest.mark.django_db
+def test_signup_requires_verification_before_login(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    c = client()
+    response = c.post("/accounts/signup/", {
+        "email": "nia@example.org", "username": "nia",
+        "password1": "a-Strong-pass-123", "password2": "a-Strong-pass-123"})
+    assert response.status_code == 302 and "confirm-email" in response["Location"]
+    # Not signed in until verified.
+    assert c.get("/tables/new/").status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"http://\S+/accounts/confirm-email/\S+/", mail.outbox[0].body).group(0)
+    path = link.split("localhost", 1)[-1].split(":8000", 1)[-1]
+    assert c.get(path).status_code == 200
+    response = c.post(path)
+    assert response.status_code == 302
+    assert c.get("/tables/new/").status_code == 200
+    c.post("/accounts/logout/")
+    for login in ("nia", "nia@example.org"):
+        fresh = client()
+        response = fresh.post("/accounts/login/", {"login": login, "password": "a-Strong-pass-123"})
+        assert response.status_code == 302, login
+        assert fresh.get("/profile/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_unverified_user_cannot_log_in(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    client().post("/accounts/signup/", {
+        "email": "ulf@example.org", "username": "ulf",
+        "password1": "a-Strong-pass-123", "password2": "a-Strong-pass-123"})
+    fresh = client()
+    response = fresh.post("/accounts/login/", {"login": "ulf", "password": "a-Strong-pass-123"})
+    assert response.status_code == 302 and "confirm-email" in response["Location"]
+    assert fresh.get("/profile/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_profile_saves_name_language_timezone_and_mail_choice(make_user):
+    ana = make_user("ana")
+    c = client()
+    c.force_login(ana)
+    response = c.post("/profile/", {
+        "display_name": "Ana P.", "language": "es", "timezone": "Europe/Madrid",
+        "turn_mail": "digest", "digest_hour": "7", "mail_game_over": "on"})
+    assert response.status_code == 302
+    ana.refresh_from_db()
+    assert (ana.name, ana.language, ana.timezone, ana.turn_mail, ana.digest_hour) == (
+        "Ana P.", "es", "Europe/Madrid", "digest", 7)
+    assert '<html lang="es">' in c.get("/profile/").content.decode()
+    bad = c.post("/profile/", {"display_name": "x", "timezone": "Mars/Base", "turn_mail": "now",
+                               "digest_hour": "30"})
+    assert bad.status_code == 200
+    ana.refresh_from_db()
+    assert ana.timezone == "Europe/Madrid"
