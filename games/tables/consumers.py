@@ -7,7 +7,9 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.template.loader import render_to_string
+from django.conf import settings
 from django.utils import translation
+from django.utils.translation import trans_real
 
 from . import actions
 from .models import Table
@@ -30,6 +32,26 @@ class _Request:
 
     def build_absolute_uri(self, location: str) -> str:
         return f"{self.scheme}://{self._host}{location}"
+
+
+def scope_language(scope) -> str:
+    """The viewer's language: profile, then language cookie, then Accept-Language."""
+    user = scope.get("user")
+    if getattr(user, "is_authenticated", False) and getattr(user, "language", ""):
+        return user.language
+    headers = dict(scope.get("headers") or [])
+    cookies = scope.get("cookies") or {}
+    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
+    accept = headers.get(b"accept-language", b"").decode("latin1")
+    candidates += [lang for lang, _q in trans_real.parse_accept_lang_header(accept)]
+    for candidate in candidates:
+        if not candidate or candidate == "*":
+            continue
+        try:
+            return trans_real.get_supported_language_variant(candidate)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 class TableConsumer(WebsocketConsumer):
@@ -69,10 +91,8 @@ class TableConsumer(WebsocketConsumer):
 
     def push(self, table: Table) -> None:
         """Send every partial, rendered for this connection's viewer, for out-of-band swap."""
-        user = self.scope.get("user")
-        language = getattr(user, "language", "") or translation.get_language() or "en"
         request = _Request(self.scope)
-        with translation.override(language):
+        with translation.override(scope_language(self.scope)):
             context = table_context(request, table, oob=True)
             html = render_to_string("tables/_live.html", {**context, "include_play_area": True})
         self.send(text_data=html)

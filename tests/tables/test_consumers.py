@@ -120,3 +120,17 @@ async def test_a_reconnecting_socket_catches_up(running_table):
     assert f'data-seq="{new_seq}"' in html and "kept their hand" in html
     await comm.disconnect()
     await asyncio.sleep(0)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_pushes_follow_the_viewers_language(running_table):
+    comm = WebsocketCommunicator(application, f"/ws/tables/{running_table.pk}/",
+                                 headers=[HOST, ORIGIN, (b"accept-language", b"es-ES,es;q=0.9")])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    from games.tables.consumers import scope_language
+    assert scope_language({"headers": [(b"accept-language", b"es-ES,es;q=0.9")]}) == "es"
+    assert scope_language({"headers": [(b"accept-language", b"de")]}) == "en"
+    await comm.receive_from(timeout=10)
+    await comm.disconnect()
