@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

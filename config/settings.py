@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -131,6 +132,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "resend-stuck-turns": {"task": "games.tables.tasks.resend_stuck_turns", "schedule": 60.0},
+    # Clocks in days: reminders, vacation days spent, timeouts, abandoned tables.
+    "check-clocks": {"task": "games.tables.tasks.check_clocks", "schedule": 300.0},
+    # Turn mails held back while a socket was fresh (idle tabs), or lost with the broker.
+    "send-pending-turn-mails": {"task": "games.tables.tasks.send_pending_turn_mails",
+                                "schedule": 60.0},
+    # Mails that could not be handed to the mail server yet.
+    "send-pending-mail": {"task": "games.tables.tasks.send_pending_mail", "schedule": 120.0},
+    # Daily digests go out at each user's chosen hour: look every hour.
+    "send-digests": {"task": "games.tables.tasks.send_digests",
+                     "schedule": crontab(minute=2)},
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -212,6 +223,11 @@ if ENABLE_TEST_GAME and "tests.high_card" not in INSTALLED_APPS:
 
 # Operator knobs for play over days.
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "15"))
+# A live socket on a table holds back its turn mail while its last heartbeat is this fresh.
+TURN_MAIL_SOCKET_FRESH_SECONDS = int(env("TURN_MAIL_SOCKET_FRESH_SECONDS", "120"))
+# Failed mail deliveries are retried after 1, 2, 4, ... times this (at most an hour).
+MAIL_RETRY_BASE_SECONDS = int(env("MAIL_RETRY_BASE_SECONDS", "60"))
+MAIL_MAX_ATTEMPTS = int(env("MAIL_MAX_ATTEMPTS", "12"))
 
 LOGGING = {
     "version": 1,

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 
 from games.engine import IllegalMove, Rng, get_rules
 
-from . import effects
+from . import clocks, effects
 from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed
-from .models import Invitation, Seat, Table, TableEvent
+from .models import Invitation, Seat, Table, TableEvent, Vacation
 from .plugins import game_config
 from .replay import current_state
 
@@ -64,15 +64,26 @@ def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
     table.save()
     now = timezone.now()
     newly = []
+    tc = table.time_control or {}
     for seat in table.seats.all():
         owes = seat.position in owing
         if owes and seat.owes_since is None:
+            # Each owing seat runs its own clock, also for simultaneous decisions.
             seat.owes_since = now
             newly.append(seat.position)
-            seat.save(update_fields=["owes_since"])
+            if not seat.is_bot:
+                seat.deadline, seat.bank = clocks.start_clock(tc, now=now, bank=seat.bank)
+            seat.reminded_at = None
+            seat.save(update_fields=["owes_since", "deadline", "bank", "reminded_at"])
         elif not owes and seat.owes_since is not None:
+            if seat.deadline is not None and seat.user_id:
+                frozen = clocks.frozen_between(clocks.vacation_periods(seat.user_id),
+                                               seat.owes_since, now)
+                seat.bank = clocks.stop_clock(tc, started=seat.owes_since, now=now,
+                                              bank=seat.bank, frozen=frozen)
             seat.owes_since = None
-            seat.save(update_fields=["owes_since"])
+            seat.deadline = None
+            seat.save(update_fields=["owes_since", "deadline", "bank"])
     return newly
 
 
@@ -80,7 +91,8 @@ def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
 
 def check_create_table(*, creator, game: str, players: int, bots: dict[int, str] | None = None,
                        options: dict | None = None, is_private: bool = False,
-                       invitees: list[str] | tuple = ()) -> Table:
+                       invitees: list[str] | tuple = (), time_control: dict | None = None,
+                       timeout_policy: str = Table.TimeoutPolicy.BOT) -> Table:
     """Validate and create a table; the creator takes the first seat."""
     try:
         config = game_config(game)
@@ -89,6 +101,12 @@ def check_create_table(*, creator, game: str, players: int, bots: dict[int, str]
     rules = config.rules
     rules.check_players(players)
     options = rules.clean_options(options)
+    try:
+        time_control = clocks.clean_time_control(time_control)
+    except clocks.BadTimeControl as exc:
+        raise ActionError(str(exc)) from None
+    if timeout_policy not in Table.TimeoutPolicy.values:
+        raise ActionError(_("Unknown timeout policy."))
     bots = dict(bots or {})
     for position, level in bots.items():
         if not 1 <= position < players:
@@ -107,14 +125,18 @@ def check_create_table(*, creator, game: str, players: int, bots: dict[int, str]
             users.append(user)
     with transaction.atomic(durable=True):
         return do_create_table(creator=creator, game=game, players=players, bots=bots,
-                               options=options, is_private=is_private, invitees=users)
+                               options=options, is_private=is_private, invitees=users,
+                               time_control=time_control, timeout_policy=timeout_policy)
 
 
 def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], options: dict,
-                    is_private: bool, invitees: list) -> Table:
+                    is_private: bool, invitees: list, time_control: dict | None = None,
+                    timeout_policy: str = Table.TimeoutPolicy.BOT) -> Table:
     """Create the table, its seats and invitations; start it if it is already full."""
     table = Table.objects.create(game=game, players=players, options=options,
-                                 is_private=is_private, created_by=creator)
+                                 is_private=is_private, created_by=creator,
+                                 time_control=time_control or clocks.clean_time_control(None),
+                                 timeout_policy=timeout_policy)
     now = timezone.now()
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=creator if i == 0 else None,
@@ -357,3 +379,217 @@ def check_rebuild_snapshot(*, table_id: int, repair: bool = False) -> bool:
             table.snapshot_seq = table.seq
             table.save(update_fields=["snapshot", "snapshot_seq"])
         return agrees
+
+
+# -- clocks, timeouts and vacations ------------------------------------------------
+
+def check_time_out_seat(*, table_id: int, seat: int, now=None) -> str:
+    """Apply a clock that ran out: spend a vacation day, else the table's policy.
+
+    Returns what happened: "vacation", "takeover", "dropped", "ended", or
+    "running" / "nothing" when the clock had not run out after all.
+    """
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        row = table.seats.select_related("user").filter(position=seat).first()
+        if (table.status != Table.Status.RUNNING or row is None or row.is_bot
+                or row.user_id is None or row.owes_since is None or row.deadline is None):
+            return "nothing"
+        due = clocks.seat_deadline(row)
+        if due > now:
+            return "running"
+        if clocks.vacation_days_left(row.user_id, at=due) > 0:
+            do_spend_vacation_day(table=table, seat=row, at=due)
+            return "vacation"
+        if table.timeout_policy == Table.TimeoutPolicy.DROP:
+            return do_drop_seat(table=table, seat=row)
+        do_take_over_seat(table=table, seat=row)
+        return "takeover"
+
+
+def do_spend_vacation_day(*, table: Table, seat: Seat, at) -> Vacation:
+    """One vacation day from the moment the clock ran out: it freezes all the user's clocks."""
+    vacation = Vacation.objects.create(user_id=seat.user_id, starts_at=at,
+                                       ends_at=at + clocks.DAY, days=1, auto=True)
+    effects.after_commit_notice("vacation_spent", table_id=table.pk, user_id=seat.user_id,
+                                vacation_id=vacation.pk)
+    return vacation
+
+
+def do_take_over_seat(*, table: Table, seat: Seat) -> Table:
+    """A bot plays the seat from now on; the log says so and the player may reclaim it."""
+    seat.bot_level = game_config(table.game).bot_levels[0]
+    seat.taken_over = True
+    seat.deadline = None
+    seat.save(update_fields=["bot_level", "taken_over", "deadline"])
+    _append_event(table, kind="takeover", seat=seat.position,
+                  data={"reason": "timeout", "user": seat.user_id})
+    table.save()
+    effects.after_commit_moved(table, [])
+    return table
+
+
+def do_drop_seat(*, table: Table, seat: Seat) -> str:
+    """The player leaves on timeout: the game goes on without them, or the table ends."""
+    rules = get_rules(table.game)
+    state = current_state(table)
+    after = rules.resign(state, seat.position)
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    _append_event(table, kind="timeout", seat=seat.position,
+                  data={"drop": after is not None, "user": seat.user_id})
+    if after is None:
+        others = [s.position for s in table.seats.all() if not s.resigned]
+        outcome = {"winners": others if len(others) == 1 else [], "reason": "timeout",
+                   "timed_out": seat.position}
+        newly = _store_state(table, state, ended_reason="timeout", outcome=outcome)
+    else:
+        newly = _store_state(table, after)
+    effects.after_commit_moved(table, newly)
+    return "dropped" if after is not None else "ended"
+
+
+def check_reclaim_seat(*, table_id: int, user) -> Table:
+    """A player takes back the seat a bot has played since their clock ran out."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.status != Table.Status.RUNNING:
+            raise TableClosed()
+        row = table.seats.filter(user=user).first()
+        if row is None:
+            raise NotYourSeat()
+        if not row.taken_over:
+            raise ActionError(_("No bot is playing your seat."))
+        row.bot_level = ""
+        row.taken_over = False
+        fields = ["bot_level", "taken_over"]
+        if row.position in table.to_move:
+            now = timezone.now()
+            row.owes_since = now
+            row.deadline, row.bank = clocks.start_clock(table.time_control, now=now, bank=row.bank)
+            row.reminded_at = None
+            fields += ["owes_since", "deadline", "bank", "reminded_at"]
+        row.save(update_fields=fields)
+        _append_event(table, kind="reclaim", seat=row.position, actor=user)
+        table.save()
+        effects.after_commit_moved(table, [])
+        return table
+
+
+def check_remind_seat(*, table_id: int, seat: int) -> bool:
+    """Mark the seat's clock as reminded and mail the reminder; False if already done."""
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        row = table.seats.filter(position=seat).first()
+        if (row is None or row.reminded_at is not None or row.owes_since is None
+                or row.is_bot or table.status != Table.Status.RUNNING):
+            return False
+        row.reminded_at = timezone.now()
+        row.save(update_fields=["reminded_at"])
+        effects.after_commit_notice("remind", table_id=table.pk, seat=seat, seq=table.seq)
+        return True
+
+
+def check_end_abandoned(*, table_id: int, now=None) -> bool:
+    """End a running table where nothing happened for 30 days."""
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if (table.status != Table.Status.RUNNING
+                or table.last_event_at >= now - clocks.ABANDONED_AFTER):
+            return False
+        _append_event(table, kind="abandon")
+        newly = _store_state(table, current_state(table), ended_reason="abandoned",
+                             outcome={"winners": [], "reason": "abandoned"})
+        effects.after_commit_moved(table, newly)
+        return True
+
+
+def check_book_vacation(*, user, first_day, last_day) -> Vacation:
+    """Book vacation days ahead (dates in the user's time zone): all their clocks freeze."""
+    import zoneinfo
+
+    try:
+        today = timezone.localdate(timezone=zoneinfo.ZoneInfo(user.timezone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        today = timezone.localdate(timezone=zoneinfo.ZoneInfo("UTC"))
+    if first_day < today:
+        raise ActionError(_("A vacation cannot start in the past."))
+    if last_day < first_day:
+        raise ActionError(_("The last day must not be before the first."))
+    days = (last_day - first_day).days + 1
+    starts_at, ends_at = clocks.local_day_bounds(first_day, last_day, user.timezone)
+    with transaction.atomic(durable=True):
+        # Lock the user's row: two bookings at once must not both fit the allowance.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        left = clocks.vacation_days_left(user.pk, at=starts_at)
+        if days > left:
+            raise ActionError(_("You have %(left)s vacation days left this year.") % {"left": left})
+        vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at,
+                                           days=days)
+        table_ids = Seat.objects.filter(user=user, table__status=Table.Status.RUNNING
+                                        ).values_list("table_id", flat=True)
+        for table_id in table_ids:
+            # Opponents' pages show the vacation mark: redraw them (no new event).
+            effects.after_commit_redraw(table_id)
+        return vacation
+
+
+# -- presence and turn-mail bookkeeping -------------------------------------------------
+
+def record_visit(*, table_id: int, user) -> None:
+    """The player opened the table page (a turn mail may go out again after this)."""
+    if getattr(user, "is_authenticated", False):
+        Seat.objects.filter(table_id=table_id, user=user).update(visited_at=timezone.now())
+
+
+def record_socket_seen(*, table_id: int, user) -> None:
+    """The player's live socket on this table connected or sent a heartbeat."""
+    if getattr(user, "is_authenticated", False):
+        Seat.objects.filter(table_id=table_id, user=user).update(socket_seen_at=timezone.now())
+
+
+def record_socket_gone(*, table_id: int, user) -> None:
+    """The player's socket on this table closed."""
+    if getattr(user, "is_authenticated", False):
+        Seat.objects.filter(table_id=table_id, user=user).update(socket_seen_at=None)
+
+
+def check_set_muted(*, table_id: int, user, muted: bool) -> Seat:
+    """Mute or unmute turn mails of one table."""
+    with transaction.atomic(durable=True):
+        row = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
+        if row is None:
+            raise NotYourSeat()
+        row.muted = muted
+        row.save(update_fields=["muted"])
+        return row
+
+
+def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | None:
+    """Decide whether a "your turn" mail goes out now and, if so, note it as sent.
+
+    At most one per table until the player visits it; none while they watch it
+    over a fresh socket; none if they already saw the decision on the page.
+    """
+    from datetime import timedelta
+
+    with transaction.atomic():
+        row = (Seat.objects.select_for_update().select_related("user", "table")
+               .filter(pk=seat_id).first())
+        if row is None or row.user is None or row.is_bot or row.muted or row.owes_since is None:
+            return None
+        if row.table.status != Table.Status.RUNNING or row.position not in row.table.to_move:
+            return None
+        if row.user.turn_mail != "now" or not row.user.email:
+            return None
+        if row.visited_at and row.visited_at >= row.owes_since:
+            return None
+        if row.turn_mailed_at and (row.visited_at is None or row.visited_at < row.turn_mailed_at):
+            return None
+        if row.socket_seen_at and now - row.socket_seen_at < timedelta(seconds=fresh_socket_seconds):
+            return None
+        row.turn_mailed_at = now
+        row.save(update_fields=["turn_mailed_at"])
+        return row

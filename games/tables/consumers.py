@@ -25,7 +25,8 @@ class _Request:
         self.user = scope.get("user")
         self.session = scope.get("session")
         self.htmx = True
-        self.META = {}
+        self.META = {"CSRF_COOKIE": value for name, value in (scope.get("cookies") or {}).items()
+                     if name == settings.CSRF_COOKIE_NAME}  # pushed forms get a valid token
         self.GET = {}
         self.scheme = "https" if scope.get("scheme") == "wss" else "http"
         self._host = dict(scope.get("headers") or []).get(b"host", b"localhost").decode("latin1")
@@ -73,6 +74,8 @@ class TableConsumer(WebsocketConsumer):
         self.group = f"table-{self.table_id}"
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
+        # A player watching live gets no turn mail while the socket stays fresh.
+        actions.record_socket_seen(table_id=self.table_id, user=user)
         # Catch up: a (re)connecting page may have missed pushes.
         self.push(table)
 
@@ -80,9 +83,16 @@ class TableConsumer(WebsocketConsumer):
         group = getattr(self, "group", None)
         if group:
             async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+            actions.record_socket_gone(table_id=self.table_id, user=self.scope.get("user"))
 
     def receive(self, text_data=None, bytes_data=None):
-        """Moves are posted over HTTP; socket messages are only heartbeats."""
+        """Moves are posted over HTTP; socket messages are only heartbeats.
+
+        The page sends one while its tab is visible and used; a socket that
+        stays silent counts as an idle tab and no longer holds back turn mails.
+        """
+        if getattr(self, "group", None):
+            actions.record_socket_seen(table_id=self.table_id, user=self.scope.get("user"))
 
     def table_changed(self, event):
         table = Table.objects.filter(pk=self.table_id).first()
@@ -94,5 +104,5 @@ class TableConsumer(WebsocketConsumer):
         request = _Request(self.scope)
         with translation.override(scope_language(self.scope)):
             context = table_context(request, table, oob=True)
-            html = render_to_string("tables/_live.html", {**context, "include_play_area": True})
+            html = render_to_string("tables/_live.html", {**context, "include_play_area": True}, request)
         self.send(text_data=html)

@@ -45,6 +45,35 @@ def after_commit_invitations(table_id: int, user_ids: list[int]) -> None:
     transaction.on_commit(lambda: _notify_invitations(table_id, user_ids))
 
 
+def after_commit_redraw(table_id: int) -> None:
+    """Redraw a table's open pages (something shown beside the game changed)."""
+    from . import broadcast
+    from .models import Table
+
+    def push():
+        seq = Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()
+        if seq is not None:
+            broadcast.table_changed(table_id, seq)
+
+    transaction.on_commit(push)
+
+
+def after_commit_notice(name: str, **ids) -> None:
+    """Run `notify.<name>(**ids)` after commit (reminders, vacation days spent)."""
+
+    def run():
+        try:
+            from . import notify
+        except ImportError:  # pragma: no cover
+            return
+        try:
+            getattr(notify, name)(**ids)
+        except Exception:  # noqa: BLE001 - a notification must never break a write
+            log.exception("notice %s %s failed", name, ids)
+
+    transaction.on_commit(run)
+
+
 def _notify(table_id: int, seq: int, seats: list[int], finished: bool) -> None:
     try:
         from . import notify

@@ -8,6 +8,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
+from . import clocks
+from .models import Table
 from .plugins import GameAppConfig
 
 
@@ -34,11 +36,28 @@ class NewTableForm(forms.Form):
     invitees = forms.CharField(
         label=_l("Invite players"), required=False, max_length=400,
         help_text=_l("Usernames, separated by commas."))
+    # Not required: a form without them (older clients, tests) gets the defaults.
+    clock = forms.ChoiceField(label=_l("Time control"), initial="3", choices=(), required=False)
+    bank_initial = forms.IntegerField(label=_l("Time bank: initial days"), initial=7,
+                                      min_value=1, max_value=60, required=False)
+    bank_increment = forms.IntegerField(label=_l("Time bank: days added per move"), initial=1,
+                                        min_value=0, max_value=14, required=False)
+    bank_cap = forms.IntegerField(label=_l("Time bank: at most (days)"), initial=14,
+                                  min_value=1, max_value=90, required=False)
+    timeout_policy = forms.ChoiceField(
+        label=_l("When a player runs out of time (and of vacation days)"),
+        choices=Table.TimeoutPolicy.choices, initial=Table.TimeoutPolicy.BOT, required=False)
+
+    def clean_timeout_policy(self):
+        return self.cleaned_data.get("timeout_policy") or Table.TimeoutPolicy.BOT
 
     def __init__(self, *args, game: GameAppConfig, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
         rules = game.rules
+        self.fields["clock"].choices = [
+            (str(d), clocks.describe({"kind": "move", "days": d})) for d in clocks.PER_MOVE_DAYS
+        ] + [("bank", _("A time bank (below)"))]
         counts = range(rules.min_players, rules.max_players + 1)
         self.fields["players"].choices = [(n, str(n)) for n in counts]
         self.fields["players"].initial = rules.min_players
@@ -75,3 +94,31 @@ class NewTableForm(forms.Form):
 
     def invitee_names(self) -> list[str]:
         return [n.strip() for n in self.cleaned_data.get("invitees", "").split(",") if n.strip()]
+
+    def clock_fields(self):
+        return [self["clock"], self["bank_initial"], self["bank_increment"], self["bank_cap"],
+                self["timeout_policy"]]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("clock") == "bank":
+            try:
+                clocks.clean_time_control(self.time_control())
+            except clocks.BadTimeControl as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return data
+
+    def time_control(self) -> dict:
+        """The chosen time control, in the shape clocks.clean_time_control checks."""
+        data = self.cleaned_data
+        if data.get("clock") == "bank":
+            return {"kind": "bank", "initial": data.get("bank_initial"),
+                    "increment": data.get("bank_increment"), "cap": data.get("bank_cap")}
+        return {"kind": "move", "days": int(data.get("clock") or 3)}
+
+
+class VacationForm(forms.Form):
+    """A range of vacation days, in the player's own time zone."""
+
+    first_day = forms.DateField(label=_l("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(label=_l("Last day"), widget=forms.DateInput(attrs={"type": "date"}))

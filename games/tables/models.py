@@ -20,6 +20,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def default_time_control() -> dict:
+    """Three days per move (see games/tables/clocks.py)."""
+    return {"kind": "move", "days": 3}
+
+
 class Table(models.Model):
     """One game being set up, played or finished."""
 
@@ -28,6 +33,10 @@ class Table(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
+
+    class TimeoutPolicy(models.TextChoices):
+        BOT = "bot", _("A bot takes over the seat")
+        DROP = "drop", _("The player is dropped")
 
     game = models.CharField(_("game"), max_length=40)
     options = models.JSONField(_("options"), default=dict)
@@ -49,6 +58,10 @@ class Table(models.Model):
     snapshot_seq = models.PositiveIntegerField(default=0)
     to_move = models.JSONField(default=list, blank=True)
     outcome = models.JSONField(null=True, blank=True)
+    # Clocks in days, chosen at creation (games/tables/clocks.py).
+    time_control = models.JSONField(_("time control"), default=default_time_control)
+    timeout_policy = models.CharField(_("when a clock runs out"), max_length=8,
+                                      choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT)
 
     class Meta:
         ordering = ["-last_event_at"]
@@ -81,6 +94,19 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     # When this seat started to owe its current decision (None: owes nothing).
     owes_since = models.DateTimeField(null=True, blank=True)
+    # The clock of the current decision: a deadline, not a counter (vacations
+    # booked later push it back when read, see clocks.effective_deadline).
+    deadline = models.DateTimeField(null=True, blank=True)
+    # Time bank left when the current clock started (time-bank tables only).
+    bank = models.DurationField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    # A bot plays the seat since its player ran out of time; they may reclaim it.
+    taken_over = models.BooleanField(default=False)
+    # Turn e-mails: per-table mute, last page visit, last mail, live socket heartbeat.
+    muted = models.BooleanField(default=False)
+    visited_at = models.DateTimeField(null=True, blank=True)
+    turn_mailed_at = models.DateTimeField(null=True, blank=True)
+    socket_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]
@@ -141,3 +167,54 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.seq} {self.kind}"
+
+
+class Vacation(models.Model):
+    """Days off for a player: every clock of theirs is frozen from start to end."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+    # Spent automatically when a clock ran out (rather than booked ahead).
+    auto = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.starts_at:%Y-%m-%d}+{self.days}d"
+
+
+class OutgoingMail(models.Model):
+    """A mail decided and rendered, waiting to be (or already) handed to the SMTP server.
+
+    Rows make delivery retryable across worker and mail-server failures; `key`
+    makes a decision idempotent (one digest per user and day, one invitation).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=80, null=True, blank=True, unique=True)
+    to = models.EmailField()
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    language = models.CharField(max_length=8)
+    unsubscribe_url = models.CharField(max_length=400)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["sent_at", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to}"

@@ -6,11 +6,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from datetime import timedelta
+
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import get_rules
 
+from . import clocks
 from .models import Seat, Table, TableEvent
 from .plugins import game_config
 from .replay import current_state
@@ -37,6 +41,10 @@ class TableView:
     outcome: dict | None = None
     board_template: str = ""
     game_name: str = ""
+    notices: list[str] = field(default_factory=list)
+    time_control: str = ""
+    reclaimable: bool = False
+    viewer_muted: bool = False
 
 
 def table_state(table: Table) -> Any:
@@ -55,8 +63,12 @@ def viewer_for(table: Table, user) -> Viewer:
 def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
     """Seats as the page shows them: names, bots, who is to move."""
     rows = []
-    for seat in table.seats.select_related("user").order_by("position"):
-        if seat.is_bot:
+    seats = list(table.seats.select_related("user").order_by("position"))
+    away = clocks.on_vacation([s.user_id for s in seats if s.user_id])
+    for seat in seats:
+        if seat.taken_over and seat.user:
+            name = _("%(name)s (a bot plays)") % {"name": seat.user.name}
+        elif seat.is_bot:
             name = _("Bot (%(level)s)") % {"level": seat.bot_level}
         elif seat.user:
             name = seat.user.name
@@ -67,8 +79,32 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
             "is_free": seat.is_free, "is_you": viewer.user is not None and seat.user_id == viewer.user.pk,
             "to_move": seat.position in (table.to_move or []), "resigned": seat.resigned,
             "owes_since": seat.owes_since, "user": seat.user,
+            "on_vacation": seat.user_id in away, "taken_over": seat.taken_over,
+            "muted": seat.muted,
+            "deadline": clocks.seat_deadline(seat) if seat.position in (table.to_move or [])
+            else None,
         })
     return rows
+
+
+NOTICE_KINDS = ("takeover", "reclaim", "timeout", "abandon")
+
+
+def table_notices(table: Table, names: list[str]) -> list[str]:
+    """Public lines about the table itself (not the game): bots taking over seats, timeouts."""
+    lines = []
+    for event in table.events.filter(kind__in=NOTICE_KINDS).order_by("seq"):
+        name = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else "?"
+        if event.kind == "takeover":
+            lines.append(_("%(name)s ran out of time: a bot plays the seat until they return.")
+                         % {"name": name})
+        elif event.kind == "reclaim":
+            lines.append(_("%(name)s is back and plays their seat again.") % {"name": name})
+        elif event.kind == "timeout":
+            lines.append(_("%(name)s ran out of time and left the game.") % {"name": name})
+        else:
+            lines.append(_("Nobody moved for 30 days: the table was abandoned."))
+    return lines
 
 
 def table_view_for(table: Table, viewer: Viewer) -> TableView:
@@ -79,9 +115,13 @@ def table_view_for(table: Table, viewer: Viewer) -> TableView:
     result = TableView(table=table, viewer=viewer, view=None, seats=seats,
                        board_template=config.template, game_name=rules.name,
                        outcome=table.outcome)
+    result.time_control = clocks.describe(table.time_control or {})
+    result.reclaimable = any(row["is_you"] and row["taken_over"] for row in seats)
+    result.viewer_muted = any(row["is_you"] and row["muted"] for row in seats)
     state = current_state(table) if table.status != Table.Status.OPEN else None
     if state is None:
         return result
+    result.notices = table_notices(table, [row["name"] for row in seats])
     view = rules.view(state, viewer.seat)
     result.view = view
     names = [row["name"] for row in seats]
@@ -96,17 +136,30 @@ def table_view_for(table: Table, viewer: Viewer) -> TableView:
     return result
 
 
+def turns_waiting_on(user) -> list[dict]:
+    """Running tables where `user` owes a decision, most urgent deadline first.
+
+    Each item: table, seat and deadline (vacations included; None without a clock).
+    """
+    seats = list(Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
+                                     table__status=Table.Status.RUNNING)
+                 .select_related("table").order_by("owes_since"))
+    periods = clocks.vacation_periods(user.pk) if seats else []
+    turns = [{"table": s.table, "seat": s, "deadline": clocks.seat_deadline(s, periods)}
+             for s in seats]
+    far = timezone.now() + timedelta(days=3650)
+    turns.sort(key=lambda t: (t["deadline"] or far, t["seat"].owes_since))
+    return turns
+
+
 def tables_waiting_on(user) -> list[Table]:
-    """Running tables where `user` owes a decision, longest waiting first."""
-    seats = (Seat.objects.filter(user=user, owes_since__isnull=False,
-                                 table__status=Table.Status.RUNNING)
-             .select_related("table").order_by("owes_since"))
-    return [s.table for s in seats]
+    """Running tables where `user` owes a decision, most urgent first."""
+    return [turn["table"] for turn in turns_waiting_on(user)]
 
 
 def waiting_count(user) -> int:
     """How many tables wait on `user`."""
-    return Seat.objects.filter(user=user, owes_since__isnull=False,
+    return Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
                                table__status=Table.Status.RUNNING).count()
 
 

@@ -61,3 +61,115 @@ def resend_stuck_turns(older_than_seconds: int = 60) -> int:
             schedule_bot_turn(seat.table_id, seat.table.seq, seat.position)
             count += 1
     return count
+
+
+# -- e-mail: thin adapters around games.tables.notify --------------------------------
+
+@shared_task(acks_late=True)
+def send_turn_email(table_id: int, seq: int, seat: int) -> int | None:
+    """A "your turn" mail for `seat` (the rules in notify decide whether one goes out)."""
+    from . import notify
+
+    return notify.turn_mail(table_id=table_id, seat=seat)
+
+
+@shared_task(acks_late=True)
+def send_game_over_email(table_id: int, user_id: int) -> int | None:
+    """The result of a finished table."""
+    from . import notify
+
+    return notify.game_over_mail(table_id=table_id, user_id=user_id)
+
+
+@shared_task(acks_late=True)
+def send_invitation_email(table_id: int, user_id: int) -> int | None:
+    """An invitation to a table."""
+    from . import notify
+
+    return notify.invitation_mail(table_id=table_id, user_id=user_id)
+
+
+@shared_task(acks_late=True)
+def send_reminder_email(table_id: int, seat: int) -> int | None:
+    """A clock runs out soon."""
+    from . import notify
+
+    return notify.reminder_mail(table_id=table_id, seat=seat)
+
+
+@shared_task(acks_late=True)
+def send_vacation_email(table_id: int, user_id: int, vacation_id: int) -> int | None:
+    """A vacation day was spent when a clock ran out."""
+    from . import notify
+
+    return notify.vacation_mail(table_id=table_id, user_id=user_id, vacation_id=vacation_id)
+
+
+@shared_task(bind=True, acks_late=True, max_retries=8)
+def deliver_mail(self, mail_id: int) -> str:
+    """Send one stored mail; on failure retry with exponential backoff.
+
+    In-process (eager) mode does not retry inline: the `send_pending_mail`
+    sweep tries again later, so a dead mail server never blocks a request.
+    """
+    from . import notify
+
+    status = notify.deliver(mail_id)
+    if status == "failed" and not self.request.is_eager:
+        from .models import OutgoingMail
+
+        attempts = OutgoingMail.objects.filter(pk=mail_id).values_list("attempts", flat=True).first()
+        try:
+            raise self.retry(countdown=notify.retry_delay(attempts or 1).total_seconds())
+        except self.MaxRetriesExceededError:
+            return status
+    return status
+
+
+@shared_task
+def send_pending_mail() -> int:
+    """Re-queue stored mails that are still unsent (mail server was down, worker lost)."""
+    from . import notify
+
+    ids = notify.pending_mail_ids(now=timezone.now())
+    for mail_id in ids:
+        deliver_mail.delay(mail_id)
+    return len(ids)
+
+
+@shared_task
+def send_pending_turn_mails() -> int:
+    """Turn mails held back while a socket was fresh, or lost with the broker."""
+    from . import notify
+
+    seats = notify.pending_turn_seats()
+    for table_id, seat in seats:
+        notify.turn_mail(table_id=table_id, seat=seat)
+    return len(seats)
+
+
+@shared_task
+def send_digests() -> int:
+    """Daily digests for users whose chosen hour has come."""
+    from . import notify
+
+    return len(notify.digest_mails(now=timezone.now()))
+
+
+# -- clocks -----------------------------------------------------------------------
+
+@shared_task
+def check_clocks() -> dict:
+    """Remind seats near their deadline, apply clocks that ran out, end abandoned tables."""
+    from . import clocks
+
+    now = timezone.now()
+    out, remind = clocks.clock_work(now=now)
+    results = {"reminded": 0, "timeouts": [], "abandoned": 0}
+    for table_id, seat in remind:
+        results["reminded"] += actions.check_remind_seat(table_id=table_id, seat=seat)
+    for table_id, seat in out:
+        results["timeouts"].append(actions.check_time_out_seat(table_id=table_id, seat=seat, now=now))
+    for table_id in clocks.abandoned_tables(now=now):
+        results["abandoned"] += actions.check_end_abandoned(table_id=table_id, now=now)
+    return results

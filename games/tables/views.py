@@ -15,7 +15,7 @@ from games.engine import IllegalMove
 
 from . import actions, selectors
 from .errors import ActionError
-from .forms import MoveForm, NewTableForm
+from .forms import MoveForm, NewTableForm, VacationForm
 from .models import Table
 from .plugins import game_config, listed_games
 
@@ -40,10 +40,11 @@ def home(request):
         return render(request, "tables/landing.html", {
             "open_tables": selectors.open_tables_for(None)[:20], "games": listed_games()})
     user = request.user
-    waiting = selectors.tables_waiting_on(user)
+    turns = selectors.turns_waiting_on(user)
+    waiting = [turn["table"] for turn in turns]
     running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING) if t not in waiting]
     return render(request, "tables/home.html", {
-        "waiting": waiting, "running": running,
+        "waiting": waiting, "turns": turns, "running": running,
         "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
         "finished": selectors.tables_of(user, status=Table.Status.FINISHED)[:20],
         "invited": [t for t in selectors.open_tables_for(user)
@@ -76,7 +77,9 @@ def new_table(request):
             table = actions.check_create_table(
                 creator=request.user, game=slug, players=form.cleaned_data["players"],
                 bots=form.bots(), options=form.options(),
-                is_private=form.cleaned_data["is_private"], invitees=form.invitee_names())
+                is_private=form.cleaned_data["is_private"], invitees=form.invitee_names(),
+                time_control=form.time_control(),
+                timeout_policy=form.cleaned_data["timeout_policy"])
         except (ActionError, IllegalMove) as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -117,6 +120,8 @@ def table_context(request, table: Table, *, error: str | None = None, oob: bool 
 def table_page(request, table_id: int):
     """The table, drawn for this viewer from their seat's view."""
     table = _visible_table(request, table_id)
+    # Seeing the page re-arms the "your turn" mail of this table.
+    actions.record_visit(table_id=table.pk, user=request.user)
     return render(request, "tables/table.html", table_context(request, table))
 
 
@@ -234,3 +239,45 @@ def next_waiting(request):
             return redirect("tables:table", int(current))
         target = rest[0]
     return redirect("tables:table", target)
+
+
+@require_POST
+@login_required
+def mute(request, table_id: int):
+    """Turn the "your turn" mails of one table off or on again."""
+    muted = request.POST.get("muted") == "1"
+    return _simple_action(request, table_id, lambda t: actions.check_set_muted(
+        table_id=t.pk, user=request.user, muted=muted),
+        _("Turn e-mails of this table are off.") if muted
+        else _("Turn e-mails of this table are on."))
+
+
+@require_POST
+@login_required
+def reclaim(request, table_id: int):
+    """Take back a seat a bot has played since the clock ran out."""
+    return _simple_action(request, table_id, lambda t: actions.check_reclaim_seat(
+        table_id=t.pk, user=request.user), _("Welcome back: you play your seat again."))
+
+
+@login_required
+def vacation(request):
+    """Book vacation days ahead; see what is booked and what is left."""
+    from .clocks import vacation_days_left
+    from .models import Vacation
+
+    form = VacationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.check_book_vacation(user=request.user,
+                                        first_day=form.cleaned_data["first_day"],
+                                        last_day=form.cleaned_data["last_day"])
+        except ActionError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            messages.success(request, _("Your vacation is booked: your clocks freeze then."))
+            return redirect("tables:vacation")
+    return render(request, "tables/vacation.html", {
+        "form": form, "days_left": vacation_days_left(request.user.pk),
+        "vacations": Vacation.objects.filter(user=request.user).order_by("-starts_at")[:20],
+    })

@@ -1,0 +1,225 @@
+"""Clocks in days: time controls, deadlines and vacations.
+
+A clock is stored as a deadline (`Seat.deadline`, set when the seat starts to
+owe a decision), never as a counter, so it survives restarts. Vacations are
+stored as periods (`Vacation`); a deadline is pushed back by the part of every
+vacation that falls inside the running clock when it is read
+(`effective_deadline`), so a vacation booked after a clock started freezes it
+too. The functions at the top are pure; the reads at the bottom use the ORM.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, datetime, time, timedelta
+from typing import Iterable
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+DAY = timedelta(days=1)
+PER_MOVE_DAYS = (1, 2, 3, 5, 7, 14)
+BANK_LIMITS = {"initial": (1, 60), "increment": (0, 14), "cap": (1, 90)}
+REMINDER_AT_MOST = timedelta(hours=24)
+ABANDONED_AFTER = timedelta(days=30)
+
+Period = tuple[datetime, datetime]
+
+
+class BadTimeControl(ValueError):
+    """A time control outside the offered choices."""
+
+
+# -- time controls (pure) -------------------------------------------------------
+
+def clean_time_control(data: dict | None) -> dict:
+    """A valid time control from untrusted input; raises BadTimeControl."""
+    if not data:
+        return {"kind": "move", "days": 3}
+    kind = data.get("kind")
+    try:
+        if kind == "move":
+            days = int(data.get("days"))
+            if days not in PER_MOVE_DAYS:
+                raise BadTimeControl(_("Choose 1, 2, 3, 5, 7 or 14 days per move."))
+            return {"kind": "move", "days": days}
+        if kind == "bank":
+            values = {key: int(data.get(key)) for key in BANK_LIMITS}
+        else:
+            raise BadTimeControl(_("Unknown time control."))
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, BadTimeControl):
+            raise
+        raise BadTimeControl(_("The time control must be whole days.")) from None
+    for key, (low, high) in BANK_LIMITS.items():
+        if not low <= values[key] <= high:
+            raise BadTimeControl(_("Time bank values out of range."))
+    if values["cap"] < values["initial"]:
+        raise BadTimeControl(_("The cap must be at least the initial time bank."))
+    return {"kind": "bank", **values}
+
+
+def describe(tc: dict) -> str:
+    """The time control in words, for the lobby and the table page."""
+    if tc.get("kind") == "bank":
+        return _("Time bank: %(initial)s days, +%(increment)s per move, at most %(cap)s") % tc
+    days = tc.get("days", 3)
+    return ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+
+
+def start_clock(tc: dict, *, now: datetime, bank: timedelta | None) -> tuple[datetime, timedelta | None]:
+    """The deadline of a decision that starts `now`, and the bank it starts from."""
+    if tc.get("kind") == "bank":
+        bank = bank if bank is not None else tc["initial"] * DAY
+        return now + bank, bank
+    return now + tc.get("days", 3) * DAY, None
+
+
+def stop_clock(tc: dict, *, started: datetime, now: datetime, bank: timedelta | None,
+               frozen: timedelta) -> timedelta | None:
+    """The bank left after a decision that took from `started` to `now` (bank tables)."""
+    if tc.get("kind") != "bank":
+        return None
+    bank = bank if bank is not None else tc["initial"] * DAY
+    used = max(timedelta(0), now - started - frozen)
+    left = max(timedelta(0), bank - used) + tc["increment"] * DAY
+    return min(left, tc["cap"] * DAY)
+
+
+def merge(periods: Iterable[Period]) -> list[Period]:
+    """Periods sorted, with overlapping ones joined."""
+    merged: list[list[datetime]] = []
+    for start, end in sorted(periods):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(s, e) for s, e in merged]
+
+
+def effective_deadline(deadline: datetime, *, since: datetime, periods: Iterable[Period]) -> datetime:
+    """`deadline` pushed back by the vacation time inside the clock that started at `since`."""
+    due = deadline
+    for start, end in merge(periods):
+        if end <= since:
+            continue
+        if start > due:
+            break
+        due += end - max(start, since)
+    return due
+
+
+def frozen_between(periods: Iterable[Period], start: datetime, end: datetime) -> timedelta:
+    """How much of [start, end] fell inside vacations."""
+    total = timedelta(0)
+    for s, e in merge(periods):
+        lo, hi = max(s, start), min(e, end)
+        if hi > lo:
+            total += hi - lo
+    return total
+
+
+def reminder_lead(allowance: timedelta) -> timedelta:
+    """Remind this long before the deadline: 24 hours or a quarter of the allowance."""
+    return min(REMINDER_AT_MOST, allowance / 4)
+
+
+def allowance(tc: dict, bank: timedelta | None) -> timedelta:
+    """The time the current decision was given when its clock started."""
+    if tc.get("kind") == "bank":
+        return bank if bank is not None else tc["initial"] * DAY
+    return tc.get("days", 3) * DAY
+
+
+# -- vacations (reads) -------------------------------------------------------------
+
+def vacation_periods(user_id: int) -> list[Period]:
+    """Every vacation period of a user, booked or spent."""
+    from .models import Vacation
+
+    return list(Vacation.objects.filter(user_id=user_id).values_list("starts_at", "ends_at"))
+
+
+def vacation_days_used(user_id: int, year: int) -> int:
+    """Vacation days counted against `year`'s allowance (by their start)."""
+    from django.db.models import Sum
+
+    from .models import Vacation
+
+    return Vacation.objects.filter(user_id=user_id, starts_at__year=year).aggregate(
+        n=Sum("days"))["n"] or 0
+
+
+def vacation_days_left(user_id: int, *, at: datetime | None = None) -> int:
+    """What is left of the yearly allowance (VACATION_DAYS_PER_YEAR) in the year of `at`."""
+    at = at or timezone.now()
+    return max(0, settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user_id, at.year))
+
+
+def on_vacation(user_ids: Iterable[int], *, at: datetime | None = None) -> set[int]:
+    """Which of these users are on vacation at `at`."""
+    from .models import Vacation
+
+    at = at or timezone.now()
+    return set(Vacation.objects.filter(user_id__in=list(user_ids), starts_at__lte=at,
+                                       ends_at__gt=at).values_list("user_id", flat=True))
+
+
+def local_day_bounds(day_from: date, day_to: date, tz_name: str) -> Period:
+    """Midnight starting `day_from` to midnight ending `day_to`, in the user's time zone."""
+    try:
+        tz = zoneinfo.ZoneInfo(tz_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = zoneinfo.ZoneInfo("UTC")
+    start = datetime.combine(day_from, time.min, tzinfo=tz)
+    end = datetime.combine(day_to + DAY, time.min, tzinfo=tz)
+    return start, end
+
+
+# -- seats (reads) ---------------------------------------------------------------
+
+def seat_deadline(seat, periods: list[Period] | None = None) -> datetime | None:
+    """The moment the seat's current clock runs out, vacations included."""
+    if seat.deadline is None or seat.owes_since is None:
+        return None
+    if periods is None:
+        periods = vacation_periods(seat.user_id) if seat.user_id else []
+    return effective_deadline(seat.deadline, since=seat.owes_since, periods=periods)
+
+
+def running_clocks():
+    """Seats of people whose clock is running, with their table and user."""
+    from .models import Seat, Table
+
+    return (Seat.objects.filter(table__status=Table.Status.RUNNING, owes_since__isnull=False,
+                                deadline__isnull=False, user__isnull=False, bot_level="")
+            .select_related("table", "user"))
+
+
+def abandoned_tables(*, now: datetime):
+    """Ids of running tables where nothing happened for ABANDONED_AFTER."""
+    from .models import Table
+
+    return list(Table.objects.filter(status=Table.Status.RUNNING,
+                                     last_event_at__lt=now - ABANDONED_AFTER)
+                .values_list("pk", flat=True))
+
+
+def clock_work(*, now: datetime) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(seats out of time, seats to remind) as (table id, position) pairs."""
+    out, remind = [], []
+    periods: dict[int, list[Period]] = {}
+    for seat in running_clocks():
+        if seat.user_id not in periods:
+            periods[seat.user_id] = vacation_periods(seat.user_id)
+        due = seat_deadline(seat, periods[seat.user_id])
+        if due <= now:
+            out.append((seat.table_id, seat.position))
+        elif seat.reminded_at is None:
+            lead = reminder_lead(allowance(seat.table.time_control, seat.bank))
+            if now >= due - lead:
+                remind.append((seat.table_id, seat.position))
+    return out, remind
+

@@ -1,0 +1,337 @@
+"""E-mail: turn mails, digests, reminders, game over, invitations.
+
+Two halves. The hooks (`table_moved`, `invited`, `remind`, `vacation_spent`)
+run after a write commits and only queue Celery tasks with ids. The workers'
+half (`*_mail` functions, called by tasks) decides, renders the mail in the
+recipient's language and time zone from that seat's `rules.view` only
+(through `selectors.table_view_for`), stores it as an `OutgoingMail` row and
+delivers it. A failing mail server leaves the row unsent; the task retries
+with backoff and the `send_pending_mail` sweep tries again later, so a mail is
+delayed, never lost, and a move never waits for SMTP.
+"""
+
+from __future__ import annotations
+
+import logging
+import zoneinfo
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from .models import OutgoingMail, Seat, Table
+
+log = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "games.tables.notify.unsubscribe"
+# Categories a recipient can unsubscribe from, one per preference of the User model.
+CATEGORIES = ("turn", "game_over", "invite")
+
+
+def socket_fresh_seconds() -> int:
+    """A socket silent for longer than this no longer holds back a turn mail."""
+    return getattr(settings, "TURN_MAIL_SOCKET_FRESH_SECONDS", 120)
+
+
+# -- hooks: after commit, queue only ------------------------------------------------
+
+def _queue(task, *args) -> None:
+    try:
+        task.delay(*args)
+    except Exception:  # noqa: BLE001 - broker down: the sweeps pick the work up later
+        log.exception("could not queue %s%s", task.name, args)
+
+
+def table_moved(*, table_id: int, seq: int, seats: list[int], finished: bool) -> None:
+    """Seats of people that now owe a decision get a turn mail; a finished game, its result."""
+    from . import tasks
+
+    for seat in seats:
+        _queue(tasks.send_turn_email, table_id, seq, seat)
+    if finished:
+        for user_id in (Seat.objects.filter(table_id=table_id, user__isnull=False)
+                        .values_list("user_id", flat=True)):
+            _queue(tasks.send_game_over_email, table_id, user_id)
+
+
+def invited(*, table_id: int, user_ids: list[int]) -> None:
+    """Invitation mails."""
+    from . import tasks
+
+    for user_id in user_ids:
+        _queue(tasks.send_invitation_email, table_id, user_id)
+
+
+def remind(*, table_id: int, seat: int, seq: int) -> None:
+    """A clock is near its end."""
+    from . import tasks
+
+    _queue(tasks.send_reminder_email, table_id, seat)
+
+
+def vacation_spent(*, table_id: int, user_id: int, vacation_id: int) -> None:
+    """A clock ran out and a vacation day was spent."""
+    from . import tasks
+
+    _queue(tasks.send_vacation_email, table_id, user_id, vacation_id)
+
+
+# -- unsubscribe links ---------------------------------------------------------------
+
+def unsubscribe_token(user_id: int, category: str) -> str:
+    """A signed token that turns one kind of mail off for one user, without login."""
+    return signing.dumps({"u": user_id, "c": category}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """(user id, category) from a token; raises signing.BadSignature."""
+    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if data.get("c") not in CATEGORIES:
+        raise signing.BadSignature("unknown category")
+    return int(data["u"]), data["c"]
+
+
+def unsubscribe_url(user_id: int, category: str) -> str:
+    return settings.SITE_URL + reverse("unsubscribe", args=[unsubscribe_token(user_id, category)])
+
+
+# -- rendering ---------------------------------------------------------------------
+
+def _language(user) -> str:
+    return user.language or settings.LANGUAGE_CODE
+
+
+def _zone(user):
+    try:
+        return zoneinfo.ZoneInfo(user.timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _seat_context(table: Table, user, position: int | None) -> dict:
+    """What a mail about `table` may say to `user`: built from their seat's view only."""
+    from . import clocks, selectors
+
+    tv = selectors.table_view_for(table, selectors.Viewer(user=user, seat=position))
+    since = tv.log
+    mine = [i for i, line in enumerate(tv.log) if line["entry"].get("seat") == position]
+    if mine:
+        since = tv.log[mine[-1] + 1:]
+    mover = None
+    last = table.events.filter(kind="move").exclude(seat=position).order_by("-seq").first()
+    if last is not None:
+        mover = next((s["name"] for s in tv.seats if s["position"] == last.seat), None)
+    seat = table.seats.filter(position=position).first() if position is not None else None
+    return {"tv": tv, "table": table, "user": user, "since": since[-12:], "mover": mover,
+            "url": settings.SITE_URL + table.get_absolute_url(),
+            "deadline": clocks.seat_deadline(seat) if seat else None,
+            "time_control": clocks.describe(table.time_control)}
+
+
+def _compose(*, user, table: Table | None, kind: str, template: str, category: str,
+             context: dict, key: str | None = None) -> OutgoingMail | None:
+    """Render a mail for `user` in their language and zone, and store it unsent."""
+    language = _language(user)
+    url = unsubscribe_url(user.pk, category)
+    with translation.override(language), timezone.override(_zone(user)):
+        context = {**context, "user": user, "unsubscribe_url": url,
+                   "site_url": settings.SITE_URL, "category": category}
+        if table is not None and "tv" not in context:
+            context.update(_seat_context(table, user, context.get("position")))
+        subject = " ".join(render_to_string(f"tables/email/{template}_subject.txt",
+                                            context).split())
+        body = render_to_string(f"tables/email/{template}.txt", context)
+    try:
+        with transaction.atomic():
+            return OutgoingMail.objects.create(
+                user=user, table=table, kind=kind, key=key, to=user.email,
+                subject=subject[:200], body=body, language=language, unsubscribe_url=url)
+    except IntegrityError:  # the same keyed mail was decided already
+        return None
+
+
+def _message(mail: OutgoingMail) -> EmailMessage:
+    return EmailMessage(
+        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + mail.subject, body=mail.body,
+        from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.to],
+        headers={
+            "List-Unsubscribe": f"<{mail.unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Content-Language": mail.language,
+            "Auto-Submitted": "auto-generated",
+        })
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Exponential backoff between delivery attempts."""
+    base = getattr(settings, "MAIL_RETRY_BASE_SECONDS", 60)
+    return timedelta(seconds=min(base * 2 ** max(0, attempts - 1), 3600))
+
+
+def deliver(mail_id: int) -> str:
+    """Hand one stored mail to the mail server: "sent", "done" (already sent) or "failed"."""
+    with transaction.atomic():
+        mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
+        if mail is None or mail.sent_at is not None:
+            return "done"
+        try:
+            _message(mail).send()
+        except Exception as exc:  # noqa: BLE001 - any SMTP failure: keep the mail, try later
+            mail.attempts += 1
+            mail.last_error = repr(exc)[:1000]
+            mail.next_attempt_at = timezone.now() + retry_delay(mail.attempts)
+            mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+            log.warning("mail %s not sent (attempt %s): %r", mail.pk, mail.attempts, exc)
+            return "failed"
+        mail.sent_at = timezone.now()
+        mail.attempts += 1
+        mail.save(update_fields=["sent_at", "attempts"])
+        return "sent"
+
+
+def _then_deliver(mail: OutgoingMail | None) -> int | None:
+    if mail is None:
+        return None
+    from . import tasks
+
+    transaction.on_commit(lambda: _queue(tasks.deliver_mail, mail.pk))
+    return mail.pk
+
+
+def pending_mail_ids(*, now: datetime) -> list[int]:
+    """Unsent mails due for another attempt (the sweep re-queues them)."""
+    max_attempts = getattr(settings, "MAIL_MAX_ATTEMPTS", 12)
+    return list(OutgoingMail.objects.filter(sent_at__isnull=True, attempts__lt=max_attempts,
+                                            created_at__gte=now - timedelta(days=3))
+                .exclude(next_attempt_at__gt=now).values_list("pk", flat=True)[:500])
+
+
+# -- the workers' half: decide and compose ---------------------------------------------
+
+def turn_mail(*, table_id: int, seat: int) -> int | None:
+    """A "your turn" mail for one seat, if the rules of turn mails allow one now."""
+    row = Seat.objects.filter(table_id=table_id, position=seat).values_list("pk", flat=True).first()
+    if row is None:
+        return None
+    claimed = _claim(row)
+    if claimed is None:
+        return None
+    return _then_deliver(_compose(
+        user=claimed.user, table=claimed.table, kind="turn", template="turn", category="turn",
+        context={"position": claimed.position}))
+
+
+def _claim(seat_id: int):
+    from . import actions
+
+    return actions.claim_turn_mail(seat_id=seat_id, now=timezone.now(),
+                                   fresh_socket_seconds=socket_fresh_seconds())
+
+
+def pending_turn_seats() -> list[tuple[int, int]]:
+    """Seats that may still need a turn mail (e.g. a watched tab went idle)."""
+    from django.db.models import F, Q
+
+    return list(Seat.objects.filter(
+        table__status=Table.Status.RUNNING, owes_since__isnull=False, user__isnull=False,
+        bot_level="", muted=False, user__turn_mail="now",
+    ).filter(Q(visited_at__isnull=True) | Q(visited_at__lt=F("owes_since")))
+        .filter(Q(turn_mailed_at__isnull=True) | Q(visited_at__gt=F("turn_mailed_at")))
+        .values_list("table_id", "position"))
+
+
+def game_over_mail(*, table_id: int, user_id: int) -> int | None:
+    """The result, to a player who wants it."""
+    seat = (Seat.objects.select_related("user", "table")
+            .filter(table_id=table_id, user_id=user_id).first())
+    if seat is None or not seat.user.mail_game_over or not seat.user.email:
+        return None
+    return _then_deliver(_compose(
+        user=seat.user, table=seat.table, kind="game_over", template="game_over",
+        category="game_over", context={"position": seat.position},
+        key=f"over:{table_id}:{user_id}"))
+
+
+def invitation_mail(*, table_id: int, user_id: int) -> int | None:
+    """An invitation to a table that has not started."""
+    from .models import Invitation
+
+    invitation = (Invitation.objects.select_related("user", "invited_by", "table")
+                  .filter(table_id=table_id, user_id=user_id).first())
+    if invitation is None or not invitation.user.mail_invitations or not invitation.user.email:
+        return None
+    table = invitation.table
+    from . import clocks
+    from games.engine import get_rules
+
+    context = {"tv": None, "table": table, "inviter": invitation.invited_by.name,
+               "game_name": get_rules(table.game).name,
+               "time_control": clocks.describe(table.time_control),
+               "url": settings.SITE_URL + table.get_absolute_url()
+               + (f"?invite={table.invite_token}" if table.is_private else "")}
+    return _then_deliver(_compose(
+        user=invitation.user, table=table, kind="invite", template="invitation",
+        category="invite", context=context, key=f"invite:{table_id}:{user_id}"))
+
+
+def reminder_mail(*, table_id: int, seat: int) -> int | None:
+    """The clock of this seat runs out soon."""
+    row = Seat.objects.select_related("user", "table").filter(
+        table_id=table_id, position=seat).first()
+    if (row is None or row.user is None or row.is_bot or row.owes_since is None or row.muted
+            or row.user.turn_mail == "never" or not row.user.email):
+        return None
+    return _then_deliver(_compose(
+        user=row.user, table=row.table, kind="reminder", template="reminder", category="turn",
+        context={"position": row.position}))
+
+
+def vacation_mail(*, table_id: int, user_id: int, vacation_id: int) -> int | None:
+    """A clock ran out and a vacation day was spent for it."""
+    from . import clocks
+    from .models import Vacation
+
+    vacation = Vacation.objects.select_related("user").filter(pk=vacation_id).first()
+    seat = Seat.objects.select_related("table").filter(table_id=table_id, user_id=user_id).first()
+    if vacation is None or seat is None or not vacation.user.email:
+        return None
+    return _then_deliver(_compose(
+        user=vacation.user, table=seat.table, kind="vacation", template="vacation",
+        category="turn", key=f"vacation:{vacation_id}",
+        context={"position": seat.position, "vacation": vacation,
+                 "days_left": clocks.vacation_days_left(user_id, at=vacation.starts_at)}))
+
+
+def digest_mails(*, now: datetime) -> list[int]:
+    """One mail per digest user whose chosen hour has come today, listing every waiting table."""
+    from accounts.models import User
+
+    from . import selectors
+
+    users = User.objects.filter(
+        turn_mail=User.TurnMail.DIGEST, seats__owes_since__isnull=False,
+        seats__bot_level="", seats__muted=False,
+        seats__table__status=Table.Status.RUNNING).distinct()
+    sent = []
+    for user in users:
+        local = now.astimezone(_zone(user))
+        if local.hour < user.digest_hour or not user.email:
+            continue
+        key = f"digest:{user.pk}:{local.date().isoformat()}"
+        if OutgoingMail.objects.filter(key=key).exists():
+            continue
+        turns = [t for t in selectors.turns_waiting_on(user) if not t["seat"].muted]
+        if not turns:
+            continue
+        items = [{**turn, "url": settings.SITE_URL + turn["table"].get_absolute_url()}
+                 for turn in turns]
+        mail = _compose(user=user, table=None, kind="digest", template="digest", category="turn",
+                        context={"turns": items}, key=key)
+        if mail is not None:
+            sent.append(_then_deliver(mail))
+    return sent
