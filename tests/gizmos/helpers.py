@@ -96,12 +96,12 @@ def give(s: dict, seat: int, *cids: str) -> None:
         s["seats"][seat]["gizmos"].append(cid)
 
 
-def to_display(s: dict, cid: str) -> None:
-    """Put `cid` face up in the display of its level (replacing a card, sent to the box)."""
+def to_display(s: dict, cid: str, keep: tuple = ()) -> None:
+    """Put `cid` face up in the display of its level (replacing a card not in `keep`)."""
     lvl = str(CARDS[cid]["level"])
     place(s, cid)
     row = s["display"][lvl]
-    slot = row.index(None) if None in row else 0
+    slot = row.index(None) if None in row else next(i for i, c in enumerate(row) if c not in keep)
     old = row[slot]
     if old is not None:
         s["removed"].append(old)

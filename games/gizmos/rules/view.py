@@ -91,11 +91,7 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
         "ending": s["ending"], "over": s["over"],
         "outcome": rules.outcome(s), "log": _log_for(s["log"], seat),
     }
-    for entry in view["log"]:
-        for key in ("card", "refill"):
-            if isinstance(entry.get(key), str):
-                shown.add(entry[key])
-        for c in entry.get("cards", ()):
-            shown.add(c)
+    # Every card named in the log is on the table now, except the viewer's own earlier
+    # research draws (the static card data has those).
     view["cards"] = {cid: public_card(cid) for cid in sorted(shown)}
     return view
