@@ -1,0 +1,1 @@
+"""Flaming Pyramids: a shared brick pyramid, a race to shed every tile (pure rules core)."""
