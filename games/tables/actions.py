@@ -576,7 +576,7 @@ def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | N
     from datetime import timedelta
 
     with transaction.atomic():
-        row = (Seat.objects.select_for_update().select_related("user", "table")
+        row = (Seat.objects.select_for_update(of=("self",)).select_related("user", "table")
                .filter(pk=seat_id).first())
         if row is None or row.user is None or row.is_bot or row.muted or row.owes_since is None:
             return None
