@@ -55,7 +55,7 @@ def test_deadlines_move_with_vacations_and_banks_refill():
     assert deadline == T0 + 5 * DAY and start_bank == 5 * DAY
     left = clocks.stop_clock(bank, started=T0, now=T0 + 2 * DAY, bank=start_bank, frozen=DAY)
     assert left == 5 * DAY  # one day used, one frozen, one added
-    assert clocks.stop_clock(bank, started=T0, now=T0 + timedelta(hours=1), bank=start_bank,
+    assert clocks.stop_clock(bank, started=T0, now=T0 + timedelta(hours=1), bank=6 * DAY,
                              frozen=timedelta(0)) == 6 * DAY  # the cap
     assert clocks.reminder_lead(2 * DAY) == timedelta(hours=12)
     assert clocks.reminder_lead(7 * DAY) == timedelta(hours=24)
