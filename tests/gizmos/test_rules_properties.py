@@ -27,4 +27,4 @@ def test_light_random_playouts(players):
     assert min(lengths) > 0
 
 
-GAMES_PER_COUNT = 120
+GAMES_PER_COUNT = 100
