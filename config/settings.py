@@ -113,7 +113,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNELS_PREFIX", "asgi")},
+            # redis-py 8 times reads out after 5 s by default, exactly channels-redis's
+            # receive wait: idle sockets then crash and reconnect (channels_redis#422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                       "prefix": env("CHANNELS_PREFIX", "asgi")},
         }
     }
 else:

@@ -41,6 +41,11 @@ class TableView:
     outcome: dict | None = None
     board_template: str = ""
     game_name: str = ""
+
+    @property
+    def waiting_on(self) -> list[str]:
+        """Names of the seats that owe a decision now."""
+        return [row["name"] for row in self.seats if row["to_move"]]
     notices: list[str] = field(default_factory=list)
     time_control: str = ""
     reclaimable: bool = False
