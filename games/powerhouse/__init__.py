@@ -1,0 +1,1 @@
+"""Powerhouse (Andrew Looney, Looney Labs): a pure rules engine and its bot."""
