@@ -62,7 +62,7 @@ def test_unknown_level_refused():
 
 @pytest.mark.slow
 def test_strong_beats_random():
-    games = 150
+    games = 120
     wins = 0
     for g in range(games):
         levels = ("strong", "random") if g % 2 == 0 else ("random", "strong")
@@ -79,5 +79,5 @@ def test_strong_beats_fast():
         levels = ("strong", "fast") if g % 2 == 0 else ("fast", "strong")
         out = play_match(levels, 30_000 + g, samples=1, candidates=6)
         wins += out["winners"] == [levels.index("strong")]
-    # Measured: 67/100 with this budget and these seeds (see docs/games/gizmos.md).
+    # Measured: 64/100 with this budget and these seeds (see docs/games/gizmos.md).
     assert wins >= 60, f"strong won {wins}/{games} against fast"

@@ -11,9 +11,9 @@ from .helpers import RULES, invariant, light_playout
 
 @pytest.mark.slow
 def test_shared_harness():
-    report = check_rules(RULES, games=9, player_counts=(2, 3, 4), check_every=12, all_moves_every=4,
+    report = check_rules(RULES, games=6, player_counts=(2, 3, 4), check_every=15, all_moves_every=4,
                          invariant=invariant, fresh_process_games=1)
-    assert report.games == report.finished == 9
+    assert report.games == report.finished == 6
 
 
 @pytest.mark.slow
