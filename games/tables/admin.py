@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Invitation, Seat, Table, TableEvent
+from .models import Invitation, OutgoingMail, Seat, Table, TableEvent, Vacation
 
 
 class SeatInline(admin.TabularInline):
@@ -37,3 +37,19 @@ class TableEventAdmin(admin.ModelAdmin):
 
 
 admin.site.register(Invitation)
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ["user", "starts_at", "ends_at", "days", "auto"]
+    list_filter = ["auto"]
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(admin.ModelAdmin):
+    """Mails decided by the site; unsent ones show their last error."""
+
+    list_display = ["kind", "to", "subject", "created_at", "sent_at", "attempts"]
+    list_filter = ["kind", "sent_at"]
+    readonly_fields = ["user", "table", "kind", "key", "to", "subject", "body", "language",
+                       "unsubscribe_url", "sent_at", "attempts", "next_attempt_at", "last_error"]
