@@ -21,7 +21,7 @@ test-venv: $(BIN)/python
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	IN_PROCESS_BEAT=$(if $(REDIS_URL),0,1) $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: test-venv
 	bash scripts/test.sh

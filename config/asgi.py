@@ -13,6 +13,12 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
 
+if os.environ.get("IN_PROCESS_BEAT") == "1":
+    # `make run` with no services: periodic tasks (clocks, digests) in this process.
+    from games.tables import inprocess_beat
+
+    inprocess_beat.start()
+
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
