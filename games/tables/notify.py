@@ -245,6 +245,21 @@ def pending_turn_seats() -> list[tuple[int, int]]:
         .values_list("table_id", "position"))
 
 
+def pending_game_over(*, now: datetime, within=timedelta(days=3)) -> list[tuple[int, int]]:
+    """(table, user) pairs of recently finished games whose result mail was never decided.
+
+    The after-commit hook queues these at once; this catches what a broker
+    outage lost. The mail's key makes a repeat harmless.
+    """
+    pairs = (Seat.objects.filter(
+        table__status=Table.Status.FINISHED, table__finished_at__gte=now - within,
+        user__isnull=False, user__mail_game_over=True,
+    ).values_list("table_id", "user_id"))
+    decided = set(OutgoingMail.objects.filter(kind="game_over", created_at__gte=now - within * 2)
+                  .values_list("key", flat=True))
+    return [(t, u) for t, u in pairs if f"over:{t}:{u}" not in decided]
+
+
 def game_over_mail(*, table_id: int, user_id: int) -> int | None:
     """The result, to a player who wants it."""
     seat = (Seat.objects.select_related("user", "table")

@@ -145,7 +145,11 @@ def send_pending_turn_mails() -> int:
     seats = notify.pending_turn_seats()
     for table_id, seat in seats:
         notify.turn_mail(table_id=table_id, seat=seat)
-    return len(seats)
+    # Result mails whose task was lost with the broker when the game ended.
+    over = notify.pending_game_over(now=timezone.now())
+    for table_id, user_id in over:
+        notify.game_over_mail(table_id=table_id, user_id=user_id)
+    return len(seats) + len(over)
 
 
 @shared_task

@@ -297,3 +297,22 @@ def test_muted_table_sends_no_turn_mail(smtp, running_table):
     play(table.pk, 0)
     assert 1 in owing(table.pk)
     assert smtp.to(second) == []
+
+
+def test_game_over_mail_lost_with_the_broker_is_sent_by_the_sweep(smtp, make_user, monkeypatch):
+    from games.tables import notify
+
+    ana, bo = make_user("ana"), make_user("bo")
+    table = actions.check_create_table(creator=ana, game="high-card", players=2)
+    actions.check_join_table(table_id=table.pk, user=bo)
+    # The broker is down for the whole game: nothing can be queued.
+    monkeypatch.setattr(notify, "_queue", lambda task, *args: None)
+    while Table.objects.get(pk=table.pk).status == Table.Status.RUNNING:
+        play(table.pk, owing(table.pk)[0], prefer="play")
+    assert smtp.to(ana, subject="Game over") == []
+    monkeypatch.undo()  # the broker is back; the beat's sweep runs
+    tasks.send_pending_turn_mails.apply()
+    for user in (ana, bo):
+        assert len(smtp.to(user, subject="Game over")) == 1
+    tasks.send_pending_turn_mails.apply()  # a repeat sends nothing twice
+    assert len(smtp.to(ana, subject="Game over")) == 1
