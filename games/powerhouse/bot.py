@@ -82,25 +82,30 @@ def win_chance(s: dict, seat: int) -> float:
     """A rough chance that `seat` wins on its own next draw, the position unchanged."""
     net = s["networks"][seat]
     total = sum(net)
-    k = s["centre"] + 1
+    if total == NC + s["centre"] + 1:
+        # a meltdown that sheds exactly the extras wins (RULES.md 13.2)
+        if any(min(net[z * NC:(z + 1) * NC]) for z in range(NS)) and _die_allowed(s, seat):
+            return 1.0
+        return 0.0
+    if total != NC - 1:
+        return 0.0
     best = 0.0
     for z in range(NS):
         row = net[z * NC:(z + 1) * NC]
-        if min(row) >= 1 and total - NC == k and _die_allowed(s, seat):
-            return 1.0  # a meltdown that sheds exactly the extras (RULES.md 13.2)
-        missing = [c for c in range(NC) if row[c] == 0]
-        if total == NC - 1 and len(missing) == 1:
-            bag = s["bag"][z * NC:(z + 1) * NC]
-            in_bag = sum(bag)
-            if not in_bag:
-                continue
-            t = z * NC + missing[0]
-            p = bag[missing[0]] / in_bag
-            # a duplicate makes a reactor: give it away and take the missing piece back
-            if any(o != seat and s["networks"][o][t] and not is_protected(s["networks"][o], t)
-                   for o in range(s["players"])):
-                p += (in_bag - bag[missing[0]]) / in_bag * 0.8
-            best = max(best, p)
+        if row.count(0) != 1:
+            continue
+        miss = row.index(0)
+        bag = s["bag"][z * NC:(z + 1) * NC]
+        in_bag = sum(bag)
+        if not in_bag:
+            continue
+        t = z * NC + miss
+        p = bag[miss] / in_bag
+        # a duplicate makes a reactor: give it away and take the missing piece back
+        if any(o != seat and s["networks"][o][t] and not is_protected(s["networks"][o], t)
+               for o in range(s["players"])):
+            p += (in_bag - bag[miss]) / in_bag * 0.8
+        best = max(best, p)
     return best
 
 
@@ -161,7 +166,7 @@ def _forced_draw(s: dict, seat: int, t: int) -> dict:
     out["log"] = []
     out["bag"][t] -= 1
     out["networks"][seat][t] += 1
-    game._restamp(out, seat)
+    game._restamp(out, seat, t // NC)
     if not game._check_win(out, seat):
         out["phase"] = "reaction"
         if not game._maybe_auto_end(out):
@@ -223,7 +228,7 @@ def _strong_draw_value(s: dict, seat: int, move: dict, max_leaves: int) -> float
 
     def value(x):
         if x["phase"] == "reaction" and x["active"] == seat:
-            return _best_reaction(x, seat, max_leaves // 8)[1]
+            return _best_reaction(x, seat, max_leaves // 20)[1]
         return evaluate(x, seat)
     return _draw_value(s, seat, "SML".index(move["kind"]), value)
 

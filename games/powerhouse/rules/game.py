@@ -248,7 +248,7 @@ def _move_draw(s: dict, seat: int, move: dict) -> None:
     s["rng"] = rng.state
     s["bag"][t] -= 1
     s["networks"][seat][t] += 1
-    _restamp(s, seat)
+    _restamp(s, seat, size_of(t))
     _log(s, {"kind": "draw", "seat": seat, "size": kind, "piece": TYPE_NAMES[t]})
     if _check_win(s, seat):
         return
@@ -293,7 +293,7 @@ def _discard(s: dict, seat: int, t: int, reason: str, forced: bool = False) -> N
     """A pyramid goes from the seat's network back into the bag (6.2)."""
     s["networks"][seat][t] -= 1
     s["bag"][t] += 1
-    _restamp(s, seat)
+    _restamp(s, seat, size_of(t))
     entry = {"kind": "discard", "seat": seat, "piece": TYPE_NAMES[t], "reason": reason}
     if forced:
         entry["forced"] = True
@@ -352,8 +352,8 @@ def _move_give(s: dict, seat: int, move: dict) -> None:
     to = move["to"]
     s["networks"][seat][t] -= 1
     s["networks"][to][t] += 1
-    _restamp(s, seat)
-    _restamp(s, to)
+    _restamp(s, seat, size_of(t))
+    _restamp(s, to, size_of(t))
     _log(s, {"kind": "give", "seat": seat, "to": to, "piece": pending["piece"]})
     if _check_win(s, seat):  # 6.1 step 3: the recipient may win now, in our turn
         return
@@ -366,8 +366,8 @@ def _move_take(s: dict, seat: int, move: dict) -> None:
     frm = s["pending"]["to"]
     s["networks"][frm][t] -= 1
     s["networks"][seat][t] += 1
-    _restamp(s, frm)
-    _restamp(s, seat)
+    _restamp(s, frm, size_of(t))
+    _restamp(s, seat, size_of(t))
     _log(s, {"kind": "take", "seat": seat, "from": frm, "piece": move["piece"]})
     if _check_win(s, seat):
         return
@@ -428,15 +428,18 @@ def _next_turn(s: dict, auto: bool = False) -> None:
     s["turn"] += 1
 
 
-def _restamp(s: dict, seat: int) -> None:
-    """Record when each size came to hold 1, 2 or 3 full sets of colours (6.4)."""
+def _restamp(s: dict, seat: int, size: int | None = None) -> None:
+    """Record when a size came to hold 1, 2 or 3 full sets of colours (6.4).
+
+    A change of one piece can only change its own size's row: pass that size.
+    """
     net = s["networks"][seat]
     stamps = s["stamps"][seat]
-    for size in range(NS):
-        base = size * NC
-        m = min(net[base:base + NC])
+    for z in (range(NS) if size is None else (size,)):
+        base = z * NC
+        m = min(net[base], net[base + 1], net[base + 2], net[base + 3], net[base + 4])
         for level in range(3):
-            i = size * 3 + level
+            i = z * 3 + level
             if m > level:
                 if stamps[i] is None:
                     s["clock"] += 1
