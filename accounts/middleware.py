@@ -2,6 +2,8 @@
 
 import zoneinfo
 
+from django.contrib.auth import get_user_model
+
 from django.utils import timezone, translation
 
 
@@ -21,6 +23,10 @@ class UserPreferencesMiddleware:
             if user.language:
                 translation.activate(user.language)
                 request.LANGUAGE_CODE = user.language
+            elif getattr(request, "LANGUAGE_CODE", "") and request.LANGUAGE_CODE != user.browser_language:
+                get_user_model().objects.filter(pk=user.pk).update(
+                    browser_language=request.LANGUAGE_CODE)
+                user.browser_language = request.LANGUAGE_CODE
         else:
             timezone.deactivate()
         return self.get_response(request)

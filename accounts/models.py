@@ -35,6 +35,9 @@ class User(AbstractUser):
         _("hour of the daily digest"), default=8,
         help_text=_("In your time zone, 0 to 23."),
     )
+    # The language LocaleMiddleware last chose for them (mail goes out in it
+    # when the profile sets none).
+    browser_language = models.CharField(max_length=8, blank=True, editable=False)
     mail_game_over = models.BooleanField(_("e-mail me when a game ends"), default=True)
     mail_invitations = models.BooleanField(_("e-mail me invitations"), default=True)
 

@@ -419,7 +419,7 @@ def do_spend_vacation_day(*, table: Table, seat: Seat, at) -> Vacation:
 
 def do_take_over_seat(*, table: Table, seat: Seat) -> Table:
     """A bot plays the seat from now on; the log says so and the player may reclaim it."""
-    seat.bot_level = game_config(table.game).bot_levels[0]
+    seat.bot_level = game_config(table.game).takeover_level
     seat.taken_over = True
     seat.deadline = None
     seat.save(update_fields=["bot_level", "taken_over", "deadline"])

@@ -6,11 +6,11 @@ import json
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from . import clocks
 from .models import Table
-from .plugins import GameAppConfig
+from .plugins import GameAppConfig, bot_level_label
 
 
 class MoveForm(forms.Form):
@@ -29,23 +29,23 @@ class MoveForm(forms.Form):
 class NewTableForm(forms.Form):
     """Create a table of one game: seats, bots, options, privacy."""
 
-    players = forms.TypedChoiceField(label=_l("Number of seats"), coerce=int)
+    players = forms.TypedChoiceField(label=gettext_lazy("Number of seats"), coerce=int)
     is_private = forms.BooleanField(
-        label=_l("Invite only"), required=False,
-        help_text=_l("Only people you invite, or who have the link, can join."))
+        label=gettext_lazy("Invite only"), required=False,
+        help_text=gettext_lazy("Only people you invite, or who have the link, can join."))
     invitees = forms.CharField(
-        label=_l("Invite players"), required=False, max_length=400,
-        help_text=_l("Usernames, separated by commas."))
+        label=gettext_lazy("Invite players"), required=False, max_length=400,
+        help_text=gettext_lazy("Usernames, separated by commas."))
     # Not required: a form without them (older clients, tests) gets the defaults.
-    clock = forms.ChoiceField(label=_l("Time control"), initial="3", choices=(), required=False)
-    bank_initial = forms.IntegerField(label=_l("Time bank: initial days"), initial=7,
+    clock = forms.ChoiceField(label=gettext_lazy("Time control"), initial="3", choices=(), required=False)
+    bank_initial = forms.IntegerField(label=gettext_lazy("Time bank: initial days"), initial=7,
                                       min_value=1, max_value=60, required=False)
-    bank_increment = forms.IntegerField(label=_l("Time bank: days added per move"), initial=1,
+    bank_increment = forms.IntegerField(label=gettext_lazy("Time bank: days added per move"), initial=1,
                                         min_value=0, max_value=14, required=False)
-    bank_cap = forms.IntegerField(label=_l("Time bank: at most (days)"), initial=14,
+    bank_cap = forms.IntegerField(label=gettext_lazy("Time bank: at most (days)"), initial=14,
                                   min_value=1, max_value=90, required=False)
     timeout_policy = forms.ChoiceField(
-        label=_l("When a player runs out of time (and of vacation days)"),
+        label=gettext_lazy("When a player runs out of time (and of vacation days)"),
         choices=Table.TimeoutPolicy.choices, initial=Table.TimeoutPolicy.BOT, required=False)
 
     def clean_timeout_policy(self):
@@ -62,7 +62,8 @@ class NewTableForm(forms.Form):
         self.fields["players"].choices = [(n, str(n)) for n in counts]
         self.fields["players"].initial = rules.min_players
         seat_choices = [("", _("A person (open seat)"))] + [
-            (level, _("Bot: %(level)s") % {"level": level}) for level in game.bot_levels]
+            (level, _("Bot: %(level)s") % {"level": bot_level_label(level)})
+            for level in game.bot_levels]
         for i in range(1, rules.max_players):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1}, choices=seat_choices, required=False)
@@ -120,5 +121,5 @@ class NewTableForm(forms.Form):
 class VacationForm(forms.Form):
     """A range of vacation days, in the player's own time zone."""
 
-    first_day = forms.DateField(label=_l("First day"), widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(label=_l("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = forms.DateField(label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def new_seed() -> int:
@@ -146,7 +147,7 @@ class TableEvent(models.Model):
 
     class Kind(models.TextChoices):
         JOIN = "join", _("joined")
-        LEAVE = "leave", _("left")
+        LEAVE = "leave", pgettext_lazy("table event", "left")
         START = "start", _("started")
         MOVE = "move", _("moved")
         RESIGN = "resign", _("resigned")

@@ -103,7 +103,8 @@ def unsubscribe_url(user_id: int, category: str) -> str:
 # -- rendering ---------------------------------------------------------------------
 
 def _language(user) -> str:
-    return user.language or settings.LANGUAGE_CODE
+    """The profile's language, else the one their browser last asked for."""
+    return user.language or user.browser_language or settings.LANGUAGE_CODE
 
 
 def _zone(user):
@@ -282,10 +283,8 @@ def invitation_mail(*, table_id: int, user_id: int) -> int | None:
         return None
     table = invitation.table
     from . import clocks
-    from games.engine import get_rules
 
     context = {"tv": None, "table": table, "inviter": invitation.invited_by.name,
-               "game_name": get_rules(table.game).name,
                "time_control": clocks.describe(table.time_control),
                "url": settings.SITE_URL + table.get_absolute_url()
                + (f"?invite={table.invite_token}" if table.is_private else "")}

@@ -13,6 +13,7 @@ from types import ModuleType
 
 from django.apps import AppConfig, apps
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine import Rng, Rules, get_rules, register
 
@@ -74,6 +75,12 @@ class GameAppConfig(AppConfig):
         return self.board_template or f"{self.label}/board.html"
 
     @property
+    def takeover_level(self) -> str:
+        """The level of the bot that plays a seat whose player ran out of time."""
+        levels = self.bot_levels
+        return "fast" if "fast" in levels else levels[-1]
+
+    @property
     def bot_levels(self) -> tuple[str, ...]:
         bot = self.bot
         return tuple(getattr(bot, "LEVELS", ("random",))) if bot else ("random",)
@@ -100,6 +107,20 @@ class GameAppConfig(AppConfig):
         if bot and hasattr(bot, "choose"):
             return bot.choose(view, legal, level=level, rng=rng)
         return rng.choice(legal)
+
+
+# Names of the usual bot levels; a game may add its own in display.LEVEL_LABELS.
+LEVEL_LABELS = {
+    "random": gettext_lazy("random"), "fast": gettext_lazy("fast"),
+    "strong": gettext_lazy("strong"), "greedy": gettext_lazy("greedy"),
+}
+
+
+def bot_level_label(level: str, config: "GameAppConfig | None" = None) -> str:
+    """A bot level's translated name."""
+    display = config.display if config is not None else None
+    labels = {**LEVEL_LABELS, **getattr(display, "LEVEL_LABELS", {})}
+    return str(labels.get(level, level))
 
 
 @dataclass(frozen=True)

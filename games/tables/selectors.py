@@ -16,7 +16,7 @@ from games.engine import get_rules
 
 from . import clocks
 from .models import Seat, Table, TableEvent
-from .plugins import game_config
+from .plugins import bot_level_label, game_config
 from .replay import current_state
 
 
@@ -74,7 +74,7 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
         if seat.taken_over and seat.user:
             name = _("%(name)s (a bot plays)") % {"name": seat.user.name}
         elif seat.is_bot:
-            name = _("Bot (%(level)s)") % {"level": seat.bot_level}
+            name = _("Bot (%(level)s)") % {"level": bot_level_label(seat.bot_level)}
         elif seat.user:
             name = seat.user.name
         else:
@@ -118,7 +118,7 @@ def table_view_for(table: Table, viewer: Viewer) -> TableView:
     rules = get_rules(table.game)
     seats = seat_rows(table, viewer)
     result = TableView(table=table, viewer=viewer, view=None, seats=seats,
-                       board_template=config.template, game_name=rules.name,
+                       board_template=config.template, game_name=_(rules.name),
                        outcome=table.outcome)
     result.time_control = clocks.describe(table.time_control or {})
     result.reclaimable = any(row["is_you"] and row["taken_over"] for row in seats)

@@ -66,3 +66,18 @@ def test_profile_saves_name_language_timezone_and_mail_choice(make_user):
     assert bad.status_code == 200
     ana.refresh_from_db()
     assert ana.timezone == "Europe/Madrid"
+
+
+@pytest.mark.django_db
+def test_browser_language_is_remembered_for_mail_when_the_profile_sets_none(make_user):
+    from games.tables.notify import _language
+
+    ana = make_user("ana")
+    c = Client(HTTP_HOST="localhost", HTTP_ACCEPT_LANGUAGE="es-ES,es;q=0.9")
+    c.force_login(ana)
+    c.get("/")
+    ana.refresh_from_db()
+    assert ana.browser_language == "es" and _language(ana) == "es"
+    ana.language = "en"
+    ana.save()
+    assert _language(ana) == "en"
