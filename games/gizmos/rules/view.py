@@ -6,6 +6,9 @@ research draws or the order they were put back, the generator state.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from . import payment
 from .cards import CARDS, COLORS, TYPES, converter_slots, forbidden, limits, public_card
 from .game import score, stored
 
@@ -64,6 +67,8 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
                                "available": (cid, i) in free} for i, sl in enumerate(slots)],
                 })
     turn["converters"] = converters
+    if seat is not None and seat == current and not s["over"]:
+        turn["plans"] = _plans(rules, s, seat)
     if s["phase"] == "pay":
         pend = s["pending"]
         shown.add(pend["card"])
@@ -95,3 +100,127 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
     # research draws (the static card data has those).
     view["cards"] = {cid: public_card(cid) for cid in sorted(shown)}
     return view
+
+
+# -- the payment helper -------------------------------------------------------------------
+# One cheapest way to pay each build open to the player to move (fewest spheres, then
+# fewest converter steps), so a page can show which converters cover a cost and what
+# energy is left afterwards. It walks the same step machine as payment.options.
+
+def _plans(rules, s: dict, seat: int) -> dict:
+    """cid -> a cheapest payment plan, for the builds the seat to move may start now."""
+    p = s["seats"][seat]
+    phase = s["phase"]
+    if phase == "pay":
+        pend = s["pending"]
+        storage = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
+        plan = _plan(pend["target"], pend["need"], pend["pool"], storage, rules.free_slots(s, seat))
+        if plan:
+            plan["spent_before"] = {c: n for c, n in pend["spent"].items() if n}
+        return {pend["card"]: plan} if plan else {}
+    if phase == "main":
+        cards = [(cid, "display") for lvl in ("1", "2", "3") for cid in s["display"][lvl] if cid]
+        cards += [(cid, "archive") for cid in p["archive"]]
+    elif phase == "research":
+        cards = [(cid, "research") for cid in s["research"]["cards"]]
+    else:
+        return {}
+    slots = rules.free_slots(s, seat)
+    plans = {}
+    for cid, source in cards:
+        need = rules.need(s, seat, cid, source)
+        plan = _plan(CARDS[cid]["color"], need, [], dict(p["energy"]), slots)
+        if plan is not None:
+            plans[cid] = plan
+    return plans
+
+
+def _plan(target: str, need: int, pool: list, storage: dict, slots: list) -> dict | None:
+    """The spheres to spend, converters to use and energy left, or None if it cannot be paid."""
+    done, _last, group = payment._split(target, pool)
+    st = payment._cap(tuple(storage.get(c, 0) for c in COLORS), need)
+    triples = tuple(sorted(sl[2] for sl in slots))
+    if _best(target, need, done, group, st, triples) is None:
+        return None
+    spend = {c: 0 for c in COLORS}
+    steps = []
+    while True:
+        _cost, step = _best(target, need, done, group, st, triples)
+        if step is None:
+            break
+        if step[0] == "spend":
+            c = step[1]
+            spend[c] += 1
+            done += sum(1 for u in group if u == target or target == "any")
+            group = (c,)
+            i = COLORS.index(c)
+            st = payment._cap(st[:i] + (st[i] - 1,) + st[i + 1:], need)
+        else:
+            _kind, slot, unit, to = step
+            rest = list(triples)
+            rest.remove(slot)
+            triples = tuple(rest)
+            g = list(group)
+            g.remove(unit)
+            g += [unit, unit] if to is None else [to]
+            group = tuple(sorted(g))
+            steps.append((slot, unit, to))
+    # Give each converter step a gizmo with such a free slot (a two-slot card's other slot first).
+    free = list(slots)
+    converters, conversions = [], []
+    for slot, unit, to in steps:
+        pick = next((f for f in free if f[2] == slot and f[0] in converters), None) or next(
+            f for f in free if f[2] == slot)
+        free.remove(pick)
+        if pick[0] not in converters:
+            converters.append(pick[0])
+        conversions.append({"gizmo": pick[0], "from": unit, "to": to or unit, "double": to is None})
+    return {
+        "need": need, "spend": {c: n for c, n in spend.items() if n}, "converters": converters,
+        "conversions": conversions,
+        "left": {c: storage.get(c, 0) - spend[c] for c in COLORS if storage.get(c, 0) - spend[c]},
+    }
+
+
+@lru_cache(maxsize=100_000)
+def _best(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
+    """(cost, first step) of a cheapest completion, cost = (spheres, conversions); None if none."""
+    hits = sum(1 for u in group if target == "any" or u == target)
+    if done + hits >= need and (hits or not group):
+        return (0, 0), None
+    best = None
+    if hits or not group:
+        for i, c in enumerate(COLORS):
+            if storage[i]:
+                after = storage[:i] + (storage[i] - 1,) + storage[i + 1:]
+                sub = _best(target, need, done + hits, (c,), payment._cap(after, need), slots)
+                if sub is not None:
+                    cost = (sub[0][0] + 1, sub[0][1])
+                    if best is None or cost < best[0]:
+                        best = (cost, ("spend", c))
+    seen = set()
+    for si, slot in enumerate(slots):
+        if slot in seen:
+            continue
+        seen.add(slot)
+        rest = slots[:si] + slots[si + 1:]
+        src, _dst, count = slot
+        for ui, u in enumerate(group):
+            if u in group[:ui] or (src != "any" and src != u):
+                continue
+            if count == 2:
+                outs = [None]
+            elif target == "any":
+                continue
+            else:
+                outs = [t for t in sorted(payment._useful(target, rest)) if t != u]
+            for to in outs:
+                g = list(group)
+                g.remove(u)
+                g += [u, u] if to is None else [to]
+                sub = _best(target, need, done, tuple(sorted(g)), storage, rest)
+                if sub is not None:
+                    cost = (sub[0][0], sub[0][1] + 1)
+                    if best is None or cost < best[0]:
+                        best = (cost, ("convert", slot, u, to))
+    return best

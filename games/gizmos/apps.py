@@ -1,0 +1,9 @@
+from games.tables.plugins import GameAppConfig
+
+
+class GizmosConfig(GameAppConfig):
+    """Gizmos: build gizmos, chain their effects (rules in games/gizmos/rules/)."""
+
+    name = "games.gizmos"
+    label = "gizmos"
+    game_slug = "gizmos"
