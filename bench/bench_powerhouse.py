@@ -1,0 +1,94 @@
+"""Powerhouse benchmark: random-playout speed and bot decision times. Not a test.
+
+    .venv/bin/python bench/bench_powerhouse.py [--quick]
+
+Uniformly random Powerhouse games are very long (random players rarely build a
+clean powerhouse), so the playout figures run a fixed number of decisions from
+fresh games at every player count rather than whole games.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.engine import Rng  # noqa: E402
+from games.powerhouse import bot  # noqa: E402
+from games.powerhouse.rules import RULES, game  # noqa: E402
+
+
+def playout_speed(decisions_per_count: int) -> None:
+    """Decisions per second of uniformly random play, legal-move generation included."""
+    for label, apply in (("checked apply", None), ("unchecked copy and play, as bots simulate", game.play)):
+        done = 0
+        start = time.perf_counter()
+        for players in (2, 3, 4, 5):
+            seed = players
+            s = RULES.new_game(players=players, seed=seed)
+            chooser = Rng.from_seed(seed)
+            for _ in range(decisions_per_count):
+                owing = sorted(RULES.to_move(s))
+                if not owing:
+                    seed += 100
+                    s = RULES.new_game(players=players, seed=seed)
+                    continue
+                seat = chooser.choice(owing)
+                move = chooser.choice(RULES.legal_moves(s, seat))
+                if apply is None:
+                    s = RULES.apply(s, seat, move)
+                else:
+                    s = game.copy_state(s)
+                    apply(s, seat, move)
+                done += 1
+        took = time.perf_counter() - start
+        print(f"random play ({label}): {done} decisions, {done / took:,.0f} decisions/s")
+
+
+def random_game_lengths(games: int) -> None:
+    """How long whole random games run (decisions), per player count."""
+    for players in (2, 3, 4, 5):
+        lengths = []
+        for g in range(games):
+            s = RULES.new_game(players=players, seed=500 + g)
+            chooser = Rng.from_seed(g)
+            n = 0
+            while RULES.to_move(s) and n < 400_000:
+                seat = chooser.choice(sorted(RULES.to_move(s)))
+                s = game.copy_state(s)
+                game.play(s, seat, chooser.choice(game.legal_moves(s, seat)))
+                n += 1
+            lengths.append(n)
+        print(f"random games, {players} players: median {statistics.median(lengths):,.0f} "
+              f"decisions, max {max(lengths):,}")
+
+
+def bot_times(games: int) -> None:
+    """Mean and max decision time per level, in 2-player games against the fast bot."""
+    for level in bot.LEVELS:
+        times = []
+        for g in range(games):
+            s = RULES.new_game(players=2, seed=100 + g)
+            rngs = [Rng.from_seed(g), Rng.from_seed(g + 1)]
+            while RULES.to_move(s) and s["turn"] < 400:
+                seat = min(RULES.to_move(s))
+                legal = RULES.legal_moves(s, seat)
+                view = RULES.view(s, seat)
+                lv = level if seat == 0 else "fast"
+                start = time.perf_counter()
+                move = bot.choose(view, legal, level=lv, rng=rngs[seat])
+                if seat == 0:
+                    times.append(time.perf_counter() - start)
+                s = RULES.apply(s, seat, move)
+        print(f"bot {level:>6}: {len(times)} decisions, mean {statistics.mean(times) * 1000:.2f} ms, "
+              f"max {max(times) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    quick = "--quick" in sys.argv
+    playout_speed(2_000 if quick else 20_000)
+    random_game_lengths(2 if quick else 8)
+    bot_times(3 if quick else 20)
