@@ -61,3 +61,12 @@ def test_illegal_move_keeps_a_translatable_template():
     exc = IllegalMove("You cannot play {card}.", code="bad_card", card=7)
     assert str(exc) == "You cannot play 7." and exc.template == "You cannot play {card}."
     assert exc.code == "bad_card" and exc.params == {"card": 7}
+
+
+def test_require_finish_false_accepts_games_cut_short():
+    rules = get_rules("high-card")
+    report = check_rules(rules, games=3, max_decisions=4, require_finish=False,
+                         fresh_process_games=1, fresh_process_imports=["tests.high_card"])
+    assert report.games == 3 and report.finished == 0
+    with pytest.raises(AssertionError, match="no end after 4 decisions"):
+        check_rules(rules, games=1, max_decisions=4, fresh_process_games=0)
