@@ -209,8 +209,12 @@ def check_state(rules: Rules, state, players: int, *, seed: int, rng: Rng,
 
 def random_playout(rules: Rules, *, players: int, seed: int, options: dict | None = None,
                    chooser_seed: int | None = None, max_decisions: int = 5000,
+                   must_end: bool = True,
                    on_state: Callable[[Any, int], None] | None = None) -> Playout:
-    """Play uniformly random legal moves to the end (or `max_decisions`)."""
+    """Play uniformly random legal moves to the end, or stop after `max_decisions`.
+
+    With `must_end` (the default) a game still running then is a failure.
+    """
     options = rules.clean_options(options)
     chooser = Rng.from_seed(seed * 7919 + 17 if chooser_seed is None else chooser_seed)
     state = rules.new_game(players=players, seed=seed, options=options)
@@ -226,8 +230,10 @@ def random_playout(rules: Rules, *, players: int, seed: int, options: dict | Non
         state = rules.apply(state, seat, move)
         playout.moves.append((seat, move))
     else:
-        raise AssertionError(
-            f"{rules.slug}: {players} players, seed {seed}: no end after {max_decisions} decisions")
+        if must_end:
+            raise AssertionError(
+                f"{rules.slug}: {players} players, seed {seed}: no end after {max_decisions} "
+                "decisions")
     playout.final = state
     return playout
 
@@ -315,7 +321,8 @@ def check_rules(rules: Rules, *, games: int = 200, player_counts: Iterable[int] 
                         junk=junk, where=f"{rules.slug} p={players} seed={seed} step={step}")
 
         playout = random_playout(rules, players=players, seed=seed, options=options,
-                                 max_decisions=max_decisions, on_state=on_state)
+                                 max_decisions=max_decisions, must_end=require_finish,
+                                 on_state=on_state)
         final = playout.final
         if invariant:
             invariant(final)
