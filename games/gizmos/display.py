@@ -21,7 +21,7 @@ COLOR_NAMES = {
     "black": pgettext_lazy("energy colour", "black"),
     "any": pgettext_lazy("energy colour", "any colour"),
 }
-LEVELS = {0: "0", 1: "I", 2: "II", 3: "III"}
+ROMAN = {0: "0", 1: "I", 2: "II", 3: "III"}
 # Log entries that belong to a gizmo's chain when a gizmo was used earlier in the turn.
 CHAIN_KINDS = {"pick", "file", "build", "research", "research_draw", "decline", "research_end"}
 
@@ -56,7 +56,7 @@ def card_name(cid: str) -> str:
     if card["starter"]:
         return _("“%(text)s” (starting gizmo)") % {"text": card_text(cid)}
     return _("“%(text)s” (%(color)s, level %(level)s)") % {
-        "text": card_text(cid), "color": color_name(card["color"]), "level": LEVELS[card["level"]]}
+        "text": card_text(cid), "color": color_name(card["color"]), "level": ROMAN[card["level"]]}
 
 
 def _names_list(items: list[str]) -> str:
@@ -83,7 +83,7 @@ def move_label(move: dict, view: dict) -> str:
             return _("Build %(card)s from your Archive") % {"card": card_name(move["card"])}
         return _("Build %(card)s") % {"card": card_name(move["card"])}
     if kind == "research":
-        return _("Research level %(level)s") % {"level": LEVELS.get(move["level"], move["level"])}
+        return _("Research level %(level)s") % {"level": ROMAN.get(move["level"], move["level"])}
     if kind == "pass":
         return _("Pass (no action is possible)")
     if kind == "spend":
@@ -198,7 +198,7 @@ def _log_text(entry: dict, view: dict, names: list[str]) -> str:
         return ngettext(
             "%(name)s researches level %(level)s and draws %(count)s card.",
             "%(name)s researches level %(level)s and draws %(count)s cards.", entry["count"]) % {
-            "name": who, "level": LEVELS.get(entry["level"], entry["level"]), "count": entry["count"]}
+            "name": who, "level": ROMAN.get(entry["level"], entry["level"]), "count": entry["count"]}
     if kind == "research_draw":
         # Only in the researcher's own log (the view drops it for everybody else).
         return _("You drew: %(cards)s.") % {
@@ -209,7 +209,7 @@ def _log_text(entry: dict, view: dict, names: list[str]) -> str:
         return ngettext(
             "%(name)s puts %(count)s card back under the level %(level)s deck.",
             "%(name)s puts %(count)s cards back under the level %(level)s deck.", entry["returned"]) % {
-            "name": who, "count": entry["returned"], "level": LEVELS.get(entry["level"], entry["level"])}
+            "name": who, "count": entry["returned"], "level": ROMAN.get(entry["level"], entry["level"])}
     if kind == "use":
         args = {"name": who, "card": card_name(entry["gizmo"])}
         effect = entry.get("effect")

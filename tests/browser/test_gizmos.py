@@ -1,0 +1,97 @@
+"""Gizmos in Chromium on a phone: open a table against a bot and play it to the final
+scoring by clicking the board itself (energy spheres, card buttons, payment spheres)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Strong-pass-123"
+PHONE = {"width": 390, "height": 844}
+# The board's own controls first, best first; the move list under the board is the fallback.
+BOARD_CHOICES = (
+    "#board .gz-act-build button",
+    "#board .gz-spend button",
+    "#board .gz-act-convert button",
+    "#board .gz-act-use button",
+    "#board .gz-row button",
+    "#board .gz-act-file button",
+    "#board .gz-act-bottom button",
+    "#board .gz-prompt-act button",
+    "#board .gz-act-research button",
+)
+
+
+def sign_in(page: Page, *, login: str) -> None:
+    page.goto("/accounts/login/")
+    form = page.locator("main form").filter(has=page.locator("input[name=password]"))
+    form.locator("input[name=login]").fill(login)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+def seq_of(page: Page) -> int:
+    return int(page.locator("#ws-status").get_attribute("data-seq"))
+
+
+def next_button(page: Page):
+    for selector in BOARD_CHOICES:
+        buttons = page.locator(selector)
+        if buttons.count():
+            return buttons.first
+    return page.locator("#play-area form.move-form button").first
+
+
+def test_a_whole_gizmos_game_against_a_bot_on_a_phone(new_context, live_server_asgi, shots_dir):
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User
+    from games.tables.models import Table
+
+    user = User.objects.create_user("ana", "ana@example.org", PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    sign_in(page, login="ana")
+
+    # Open a table for two with the fast bot in the other seat.
+    page.goto("/tables/new/?game=gizmos")
+    form = page.locator("main form.stacked")
+    form.locator("select[name=players]").select_option("2")
+    form.locator("select[name=seat_1]").select_option("fast")
+    form.get_by_role("button", name="Create table").click()
+    expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
+    table_id = int(re.search(r"/tables/(\d+)/$", page.url).group(1))
+    expect(page.locator('#ws-status[data-connected="1"]')).to_have_count(1)
+    board = page.locator("#board [data-testid=gz-board]")
+    expect(board).to_be_visible()
+    expect(page.locator("#board .gz-row li")).to_have_count(6)
+    # The page fits the phone: only the board may scroll sideways, and it does not need to.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    started = time.monotonic()
+    clicks = 0
+    while page.locator(".outcome").count() == 0:
+        assert clicks < 400, "the game did not end"
+        assert time.monotonic() - started < 90, f"too slow: {clicks} clicks"
+        expect(page.locator("#status")).to_contain_text("Your decision")
+        before = seq_of(page)
+        next_button(page).click()
+        expect(page.locator("#ws-status")).not_to_have_attribute("data-seq", str(before))
+        clicks += 1
+        if clicks == 12:
+            page.screenshot(path=str(shots_dir / "gizmos-phone-middle.png"), full_page=True)
+
+    expect(page.locator(".outcome")).to_have_text(re.compile(r"won!"))
+    expect(page.locator("#board .gz-final")).to_contain_text("Final scoring")
+    expect(page.locator("#move-list")).to_contain_text("Game over")
+    expect(page.locator("form.move-form button")).to_have_count(0)
+    page.screenshot(path=str(shots_dir / "gizmos-phone-end.png"), full_page=True)
+    table = Table.objects.get(pk=table_id)
+    assert table.status == Table.Status.FINISHED
+    assert table.seq == seq_of(page)
