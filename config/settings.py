@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "accounts",
     "games.tables",
     # Games: one line each (see docs/adding-a-game.md).
+    "games.powerhouse",
     "games.gizmos",
 ]
 # Extra game apps, e.g. the test-only game: GAME_APPS=tests.high_card

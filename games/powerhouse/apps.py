@@ -1,0 +1,9 @@
+from games.tables.plugins import GameAppConfig
+
+
+class PowerhouseConfig(GameAppConfig):
+    """Powerhouse: pyramids from a bag, reactors and meltdowns (rules in games/powerhouse/rules/)."""
+
+    name = "games.powerhouse"
+    label = "powerhouse"
+    game_slug = "powerhouse"
