@@ -12,7 +12,7 @@ import time
 
 from games.engine import Rng
 from games.gizmos.rules import CARDS, COLORS, RULES, score, stored
-from games.gizmos.rules.cards import BY_LEVEL, STARTERS, limits
+from games.gizmos.rules.cards import BY_LEVEL, STARTERS
 
 LEVELS = ("random", "fast", "strong")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from django.template.loader import render_to_string
-from django.utils.translation import get_language, gettext as _, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext as _, ngettext, pgettext_lazy
 
 from games.gizmos.rules import CARDS, COLORS
 from games.gizmos.rules.cards import public_card

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import IllegalMove, Rng, get_rules
+from games.engine import Rng, get_rules
 
 from . import clocks, effects
 from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed

@@ -4,7 +4,6 @@ scoring by clicking the board itself (energy spheres, card buttons, payment sphe
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -74,7 +73,6 @@ def test_a_whole_gizmos_game_against_a_bot_on_a_phone(new_context, live_server_a
     # The page fits the phone: only the board may scroll sideways, and it does not need to.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
-    started = time.monotonic()
     clicks = 0
     while page.locator(".outcome").count() == 0:
         assert clicks < 400, "the game did not end"

@@ -12,7 +12,6 @@ import re
 import shutil
 import socket
 import subprocess
-import time
 from datetime import datetime, timedelta, timezone as dt_timezone
 from pathlib import Path
 

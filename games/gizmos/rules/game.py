@@ -17,7 +17,7 @@ The state is a plain JSON-able dict. A turn is a small state machine whose
 
 from __future__ import annotations
 
-from games.engine import IllegalMove, Rng, Rules, _, check_legal, require_move_dict
+from games.engine import Rng, Rules, check_legal, require_move_dict
 
 from . import payment
 from .cards import (
