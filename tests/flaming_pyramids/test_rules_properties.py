@@ -40,7 +40,7 @@ def test_light_random_playouts(options):
     """Many more playouts with only the invariants (thousands in total)."""
     games = 0
     for players in range(2, 7):
-        for k in range(10):
+        for k in range(20):
             falls = [0]
             playout = random_playout(RULES, players=players, seed=50_000 + 131 * k + players,
                                      options=options, max_decisions=MAX_DECISIONS,
@@ -55,4 +55,4 @@ def test_light_random_playouts(options):
             assert final["active"] == winner
             assert all(v < 0 for k2, v in out["scores"].items() if int(k2) != winner)
             games += 1
-    assert games == 50
+    assert games == 100
