@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import time
 
-from games.engine import Rng
-
-from .rules import HAND_SIZE, TILE_IDS, TILES
+from .rules import HAND_SIZE, TILE_IDS
 from .rules import pyramid as P
 
 LEVELS = ("random", "fast", "strong")
@@ -334,7 +332,6 @@ def _choose_strong(view, legal, rng, samples, time_limit):
     opts = (ev.ctx.curse_on, ev.ctx.die_on)
     my_hand = list(ev.hand)
     opp = ev.next if ev.next != me else (me + 1) % players
-    my_seat = view["seats"][me]
     totals = [0.0] * len(top)
     done = 0
     cache, memos = {}, {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalMove
-from games.flaming_pyramids.rules import RULES, preview_view
+from games.flaming_pyramids.rules import RULES
 from games.flaming_pyramids.rules import pyramid as P
 
 from .helpers import board_of, check_tiles, position
