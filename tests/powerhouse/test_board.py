@@ -32,6 +32,9 @@ LOG_KINDS = {"setup", "draw", "meltdown", "discard", "dice_return", "major_dump"
 SHORT_SEED = 1673
 # The same, where the fast bot in seat 1 wins by a meltdown (77 decisions).
 BOT_WINS_SEED = 1021
+# The person plays like the fast bot but sets off a meltdown that leaves the bot clean:
+# the bot wins during the person's turn (40 decisions).
+OFF_TURN_SEED = 677
 
 
 @contextmanager
@@ -89,6 +92,17 @@ def fast_choice(state: dict, seat: int) -> dict:
     """What the fast bot would do: a sensible, deterministic player."""
     legal = RULES.legal_moves(state, seat)
     return bot.choose(RULES.view(state, seat), legal, level="fast", rng=Rng.from_seed(0))
+
+
+def reckless_choice(state: dict, seat: int) -> dict:
+    """Like the fast bot, but draws a die whenever the meltdown would leave another clean."""
+    k = state["centre"] + 1
+    for other, net in enumerate(state["networks"]):
+        rows = [net[z * 5:(z + 1) * 5] for z in range(3)]
+        if (other != seat and state["phase"] == "draw" and state["bag_dice"]
+                and any(min(row) for row in rows) and sum(net) - 5 == k):
+            return {"type": "draw", "kind": "die"}
+    return fast_choice(state, seat)
 
 
 def net_html(html: str, seat: int) -> str:
@@ -281,7 +295,8 @@ def test_a_meltdown_asks_every_seat_at_once_in_the_page_and_by_mail(
     assert "Meltdown! Everyone discards 1." in html  # the log tells it
 
 
-def _play_against_bots(make_user, *, seed: int, bots: dict[int, str], limit: int = 400):
+def _play_against_bots(make_user, *, seed: int, bots: dict[int, str], limit: int = 400,
+                       choose=fast_choice):
     ana = make_user("ana")
     with fixed_seed(seed):
         table = actions.check_create_table(creator=ana, game="powerhouse",
@@ -298,7 +313,7 @@ def _play_against_bots(make_user, *, seed: int, bots: dict[int, str], limit: int
         assert decisions < limit, "the game did not end"
         table.refresh_from_db()
         state = current_state(table)
-        move = fast_choice(state, me)
+        move = choose(state, me)
         assert keys([move]) <= keys(m for m, _b in forms)
         # htmx posts answer with the play area and the board for this viewer, after the bots.
         response = post_form(client, table, move, forms[0][1], HTTP_HX_REQUEST="true")
@@ -326,6 +341,20 @@ def test_a_bot_can_win_and_the_loser_sees_it(make_user):
     table, me, html = _play_against_bots(make_user, seed=BOT_WINS_SEED, bots={1: "fast"})
     assert table.outcome["winners"] == [1 - me]
     assert "Bot (fast) has a clean powerhouse and wins." in html
+    assert "Winner: clean powerhouse" in net_html(html, 1 - me)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_off_turn_win_ends_the_game_in_the_other_players_turn(make_user):
+    table, me, html = _play_against_bots(make_user, seed=OFF_TURN_SEED, bots={1: "fast"},
+                                         choose=reckless_choice)
+    state = current_state(table)
+    win = state["log"][-1]
+    assert win == {"kind": "win", "seat": 1 - me, "turn_of": me}
+    assert table.outcome["winners"] == [1 - me]
+    assert "Bot (fast) has a clean powerhouse and wins, during ana&#x27;s turn!" in html
+    assert "ana drew a die. Meltdown! Everyone discards" in html
+    assert "It happened during your turn." in html
     assert "Winner: clean powerhouse" in net_html(html, 1 - me)
 
 
