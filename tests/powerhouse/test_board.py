@@ -173,6 +173,29 @@ def test_spanish_page_renders(make_user):
 
 
 @pytest.mark.django_db
+def test_the_meltdown_limitation_option_shows_the_die_draws_left(make_user):
+    users = [make_user("p0"), make_user("p1")]
+    table = actions.check_create_table(creator=users[0], game="powerhouse", players=2,
+                                       options={"meltdown_limit": True})
+    actions.check_join_table(table_id=table.pk, user=users[1])
+    html = page(client_for(users[0]), table)
+    assert html.count("3 die draws left") == 2
+
+
+@pytest.mark.django_db
+def test_a_resignation_ends_the_table_and_the_board_says_so(make_user):
+    table, users = humans_table(make_user, 3)
+    response = client_for(users[1]).post(f"/tables/{table.pk}/resign")
+    assert response.status_code == 303
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    for user in users.values():
+        html = page(client_for(user), table)
+        assert "The game has ended." in html and not forms_in(html)
+        assert "draws from the bag" not in html
+
+
+@pytest.mark.django_db
 def test_a_reactor_is_fired_on_the_board_piece_then_player_then_take(make_user):
     table, users = humans_table(make_user, 2, seed=SHORT_SEED)
     seen = set()
