@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "accounts",
     "games.tables",
     # Games: one line each (see docs/adding-a-game.md).
+    "games.flaming_pyramids",
     "games.powerhouse",
     "games.gizmos",
 ]

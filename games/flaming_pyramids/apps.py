@@ -1,0 +1,9 @@
+from games.tables.plugins import GameAppConfig
+
+
+class FlamingPyramidsConfig(GameAppConfig):
+    """Flaming Pyramids: one shared pyramid, a race to shed every tile (rules in games/flaming_pyramids/rules/)."""
+
+    name = "games.flaming_pyramids"
+    label = "flaming_pyramids"
+    game_slug = "flaming-pyramids"
