@@ -27,14 +27,15 @@ FORM_MOVE = re.compile(r'<input type="hidden" name="move" value="([^"]*)">'
 CELL = re.compile(r'<td class="ph-cell[^"]*" data-piece="([a-z]+-[SML])" data-count="(\d)">')
 LOG_KINDS = {"setup", "draw", "meltdown", "discard", "dice_return", "major_dump", "give",
              "take", "vapor", "end", "win"}
-# 2 players, people choosing like the fast bot: a short game (41 decisions) with a Major
-# Dump, reactors fired with takes and vapor, and a meltdown that wins it for seat 0.
-SHORT_SEED = 1673
-# The same, where the fast bot in seat 1 wins by a meltdown (77 decisions).
-BOT_WINS_SEED = 1021
+# 2 players, people choosing like the fast bot: a short game (31 decisions) with reactors
+# fired with takes and vapor, a battery, and a meltdown that wins it for seat 0. The fast
+# bot keeps its networks small, so its games have no Major Dump: that is made by hand below.
+SHORT_SEED = 1030
+# The same, where the fast bot in seat 1 wins on its own draw (14 decisions).
+BOT_WINS_SEED = 488
 # The person plays like the fast bot but sets off a meltdown that leaves the bot clean:
-# the bot wins during the person's turn (40 decisions).
-OFF_TURN_SEED = 677
+# the bot wins during the person's turn (16 decisions).
+OFF_TURN_SEED = 1215
 
 
 @contextmanager
@@ -394,6 +395,7 @@ def _sample_entries() -> dict[str, list[dict]]:
         for entry in RULES.view(s, None)["log"]:
             found.setdefault(entry["kind"], []).append(entry)
     found.setdefault("dice_return", []).append({"kind": "dice_return"})
+    found.setdefault("major_dump", []).append({"kind": "major_dump", "seat": 1, "size": "L"})
     found["discard"] += [
         {"kind": "discard", "seat": 0, "piece": "red-S", "reason": "meltdown", "forced": True},
         {"kind": "discard", "seat": 1, "piece": "blue-M", "reason": "battery"},
@@ -463,4 +465,13 @@ def test_every_move_has_a_label():
     s = RULES.apply(s, 0, {"type": "discard", "piece": "yellow-S"})
     labels = {display.move_label(m, RULES.view(s, 0)) for m in RULES.legal_moves(s, 0)}
     assert "Battery: give away the yellow large" in labels
+    # a Major Dump, made by hand (fast-bot games keep their networks too small for one)
+    s = scenario.table({0: [f"{c}-{z}" for z in "SM" for c in ("red", "yellow", "green",
+                                                               "blue", "purple")]},
+                       phase="reaction")
+    view = RULES.view(s, 0)
+    for move in RULES.legal_moves(s, 0):
+        label = display.move_label(move, view)
+        assert label and "%(" not in label and label != move["type"], move
+        kinds.add(move["type"])
     assert {"draw", "fire", "give", "take", "vapor", "end", "discard", "dump"} <= kinds
