@@ -143,7 +143,7 @@ def test_page_renders_for_every_seat_and_a_spectator_without_secrets(make_user, 
     # A long seed, so its digits cannot turn up on the page by chance.
     table, users = humans_table(make_user, players, seed=7_340_033_101 * players, options=options)
     spectator = make_user("sam")
-    for _step in range(8 if players < 4 else 5):
+    for _step in range(6 if players < 4 else 4):
         state = current_state(table)
         if state["winner"] is not None:
             break

@@ -14,7 +14,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.flaming_pyramids import display
 from games.flaming_pyramids.rules import preview_view, tile_info
@@ -26,6 +26,8 @@ MIN_COLUMNS = 12          # half-tile columns: a small pyramid is not drawn huge
 STEP_KINDS = ("place", "fall", "collapse", "explosion", "fire", "roll", "curse", "draw", "win")
 MAYHEM_KINDS = ("collapse", "explosion", "fire", "roll", "curse")
 _SAFE_ID = re.compile(r"^[a-z0-9-]+$")
+STATE_WORDS = {"overhang": pgettext_lazy("tile in the pyramid", "overhanging on one tile"),
+               "free": pgettext_lazy("tile in the pyramid", "in free air, about to fall")}
 
 
 def spot_key(r: int, x: int) -> str:
@@ -68,8 +70,7 @@ def _recap(view: dict, names: list[str], me: int | None) -> list[dict]:
     start = len(groups) - 1
     if me is not None:
         mine = [k for k, g in enumerate(groups) if g["seat"] == me]
-        if mine:
-            start = mine[-1]
+        start = mine[-1] if mine else 0
     chosen = groups[max(start, len(groups) - RECAP_TURNS):]
     out = []
     for k, g in enumerate(chosen):
@@ -230,6 +231,8 @@ def fp_board(tv) -> dict:
     tiles = []
     for t in view["pyramid"]:
         d = tile_data(t, r=t["r"], x=t["x"], state=t["state"], style=grid.style(t["r"], t["x"]))
+        if t["state"] in STATE_WORDS:
+            d["desc"] = f"{d['desc']} ({STATE_WORDS[t['state']]})"
         d["falling"] = bool(pending and pending["r"] == t["r"] and pending["x"] == t["x"])
         if t["id"] in placed:
             d["placed_step"] = placed[t["id"]]
