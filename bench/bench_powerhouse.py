@@ -4,7 +4,9 @@
 
 Uniformly random Powerhouse games are very long (random players rarely build a
 clean powerhouse), so the playout figures run a fixed number of decisions from
-fresh games at every player count rather than whole games.
+fresh games at every player count rather than whole games. Bot games are played
+whole: how long fast-vs-fast and strong-vs-strong games run, in decisions and in
+draw turns (a person at a table waits through the turns).
 """
 
 from __future__ import annotations
@@ -66,6 +68,32 @@ def random_game_lengths(games: int) -> None:
               f"decisions, max {max(lengths):,}")
 
 
+def bot_game_lengths(games: int) -> None:
+    """Decisions and turns of whole games between bots of one level (capped at 5,000)."""
+    cap = 5_000
+    for level, counts in (("fast", (2, 3, 4, 5)), ("strong", (2, 3))):
+        for players in counts:
+            decisions, turns, unfinished = [], [], 0
+            for g in range(games):
+                s = RULES.new_game(players=players, seed=1000 + g)
+                rngs = [Rng.from_seed((1000 + g) * 10 + i) for i in range(players)]
+                n = 0
+                while RULES.to_move(s) and n < cap:
+                    seat = min(RULES.to_move(s))
+                    move = bot.choose(RULES.view(s, seat), RULES.legal_moves(s, seat),
+                                      level=level, rng=rngs[seat])
+                    s = game.copy_state(s)
+                    game.play(s, seat, move)
+                    n += 1
+                decisions.append(n)
+                turns.append(s["turn"])
+                unfinished += s["winner"] is None
+            print(f"{level} vs {level}, {players} players: decisions median "
+                  f"{statistics.median(decisions):,.0f} max {max(decisions):,}; turns median "
+                  f"{statistics.median(turns):,.0f} max {max(turns):,}; "
+                  f"unfinished within {cap:,}: {unfinished} of {games}")
+
+
 def bot_times(games: int) -> None:
     """Mean and max decision time per level, in 2-player games against the fast bot."""
     for level in bot.LEVELS:
@@ -91,4 +119,5 @@ if __name__ == "__main__":
     quick = "--quick" in sys.argv
     playout_speed(2_000 if quick else 20_000)
     random_game_lengths(2 if quick else 8)
+    bot_game_lengths(4 if quick else 20)
     bot_times(3 if quick else 20)

@@ -7,9 +7,11 @@ state from the view (`state_from_view`, with a generator of its own standing in
 for the bag's order) and simulates with the real rules.
 
 - ``random``: a uniformly random legal move.
-- ``fast``: one decision ahead. Each move is scored by the position it leaves;
-  a size to draw by the expected position over the colours it may bring; a die
-  only when the meltdown wins at once.
+- ``fast``: plans on bare networks, without the rules' state: a whole reaction
+  (reactor or battery, discard, give, recipient and take) scored at once, a size
+  to draw by the expected best reaction over the colours it may bring, a die by
+  a meltdown in which every seat sheds its least useful pieces. It plays toward
+  its own clean powerhouse, so its games end (docs/games/powerhouse.md).
 - ``strong``: one whole reaction ahead (every give and take of a transform, or
   the battery's discard, give and take, together), draws valued through the
   reactions they set off, meltdowns simulated with every seat shedding its

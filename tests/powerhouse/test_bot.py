@@ -91,9 +91,43 @@ def test_strong_takes_a_meltdown_win():
     assert move == {"type": "draw", "kind": "die"}
 
 
+FAST_GAME_DECISIONS = 1_000  # fast-vs-fast games run 50-70 decisions (median), 390 at most seen
+
+
+def play_to_the_end(levels, seed, *, bound):
+    """A whole game between bot levels; the number of decisions it took (at most `bound`)."""
+    s = RULES.new_game(players=len(levels), seed=seed)
+    rngs = [Rng.from_seed(seed * 10 + i) for i in range(len(levels))]
+    decisions = 0
+    while game.to_move(s) and decisions < bound:
+        seat = min(game.to_move(s))
+        move = bot.choose(RULES.view(s, seat), RULES.legal_moves(s, seat), level=levels[seat],
+                          rng=rngs[seat])
+        game.play(s, seat, move)
+        decisions += 1
+    return decisions, s["winner"]
+
+
+@pytest.mark.parametrize("players, games", ((2, 20), (3, 4), (4, 4), (5, 4)))
+def test_fast_bot_games_end(players, games):
+    """The fast bot plays toward its own clean powerhouse: its games end within a bound.
+
+    (A bot that only drifts leaves the games of a person against it, and of a seat it took
+    over, running for thousands of decisions.)
+    """
+    for g in range(games):
+        decisions, winner = play_to_the_end(["fast"] * players, 1000 + g,
+                                            bound=FAST_GAME_DECISIONS)
+        assert winner is not None, (players, 1000 + g, decisions)
+
+
 @pytest.mark.slow
 def test_strength_over_seeded_two_player_games():
-    """Strong beats random in at least 90% and fast in a clear majority (RESULTS below)."""
+    """Strong beats random in at least 90% and fast in a clear majority.
+
+    Measured: strong beat random 150/150 and fast 99/150 (66%); fast beats random 150/150
+    on the same seeds. Slowest strong move about 0.1 s.
+    """
     results = {}
     slowest = 0.0
     for rival, games in (("random", 150), ("fast", 150)):
