@@ -2,7 +2,7 @@ from games.tables.plugins import GameAppConfig
 
 
 class FlamingPyramidsConfig(GameAppConfig):
-    """Flaming Pyramids: one shared pyramid, a race to shed every tile (rules in games/flaming_pyramids/rules/)."""
+    """Flaming Pyramids: one shared pyramid, a race to shed every tile (rules in rules/)."""
 
     name = "games.flaming_pyramids"
     label = "flaming_pyramids"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from games.flaming_pyramids.rules import TILES, tile_info
+from games.flaming_pyramids.rules import tile_info
 
 # Straw, wood and stone tiles (feminine nouns in Spanish) and the fire tiles (masculine)
 # take their colour word from different contexts.
@@ -41,7 +41,6 @@ MATERIAL_WORDS = {
     "coal": pgettext_lazy("tile material", "coal"),
     "blowtorch": pgettext_lazy("tile material", "blowtorch"),
 }
-DIE_RESULTS = ("fire_stays", "fire_removed", "explosion", "smoke")
 
 
 def _tile(tile) -> dict:
@@ -338,12 +337,5 @@ def preview_badge(preview: dict) -> tuple[str, str]:
 
 
 def material_word(material: str) -> str:
+    """A material's translated name ("straw")."""
     return str(MATERIAL_WORDS.get(material, material))
-
-
-def symbol_word(colour: str) -> str:
-    return str(SYMBOL_WORDS.get(colour, colour))
-
-
-__all__ = ["tile_name", "tile_description", "spot_text", "move_label", "log_line", "preview_text",
-           "preview_badge", "names_list", "TILES"]

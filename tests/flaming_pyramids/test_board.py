@@ -296,7 +296,7 @@ def test_a_collapse_is_announced_before_confirming_with_the_rules_preview():
     # The only spot is preselected; each hand tile carries a badge: ✓ or the tiles back.
     assert re.search(r'id="fp-spot-1-1" value="1-1" form="fp-pick-form" checked', html)
     assert "+2</span>" in html and "✓</span>" in html
-    assert "Place wood-green" not in html and "Place green wood 10 on red stone 60 and blue stone 60" in html
+    assert "Place green wood 10 on red stone 60 and blue stone 60" in html
     # The other players see the spot, but no choices and no hand.
     other = board_html(state, 1)
     assert "Available spot on red stone 60 and blue stone 60" in other
@@ -329,8 +329,8 @@ def test_fall_directions_are_chosen_on_the_landing_cells():
 
 
 def test_after_a_curse_the_previous_player_decides_a_fall_outside_their_turn():
-    # Ana (0) completes a trio of 20s; the Curse sends it under Flo's... here Cy's (2) pile,
-    # the previous player, and the red 10 left overhanging on the yellow 60 collapses: Cy
+    # Ana (0) completes a trio of 20s; the Curse sends it under the pile of Cy (2), the
+    # previous player, and the red 10 left overhanging on the yellow 60 collapses: Cy
     # receives its supporter and decides where it falls, during Ana's turn.
     board = {(0, -2): "stone-yellow-60", (0, 0): "wood-red-20", (0, 2): "wood-blue-20",
              (1, -1): "wood-red-10"}

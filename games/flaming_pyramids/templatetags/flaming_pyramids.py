@@ -98,12 +98,18 @@ def _motion(group: dict | None) -> tuple[list[dict], dict, dict]:
         elif kind == "fall":
             falls.setdefault(e["tile"], []).append((i, tuple(e["from"])))
         elif kind in MAYHEM_KINDS:
+            # How a tile leaves: burned, blown up, or taken down (collapse, curse).
+            how = {"fire": "burn", "explosion": "blast"}.get(kind, "drop")
+            if kind == "roll":
+                how = "blast" if e.get("result") == "explosion" else "burn"
             for cell in e.get("sent") or []:
-                ghosts.append({"tile": cell["tile"], "r": cell["r"], "x": cell["x"], "i": i})
+                ghosts.append({"tile": cell["tile"], "r": cell["r"], "x": cell["x"], "i": i,
+                               "how": how})
             out = set(e.get("out") or [])
             for cell in e.get("incendiaries") or []:
                 if cell["tile"] in out:
-                    ghosts.append({"tile": cell["tile"], "r": cell["r"], "x": cell["x"], "i": i})
+                    ghosts.append({"tile": cell["tile"], "r": cell["r"], "x": cell["x"], "i": i,
+                                   "how": "blast" if how == "blast" else "burn"})
     return ghosts, placed, falls
 
 
@@ -240,7 +246,7 @@ def fp_board(tv) -> dict:
             d["falls"] = " ".join(
                 f"{i}:{fx - t['x']}:{t['r'] - fr}" for i, (fr, fx) in fell[t["id"]])
         tiles.append(d)
-    ghost_tiles = [tile_data(g["tile"], step=g["i"], style=grid.style(g["r"], g["x"]))
+    ghost_tiles = [tile_data(g["tile"], step=g["i"], how=g["how"], style=grid.style(g["r"], g["x"]))
                    for g in ghosts]
 
     # The viewer's placements: previews of every (tile, spot) from the rules.
