@@ -17,23 +17,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import PHONE, phone_player, seq_of
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-Strong-pass-123"
-PHONE = {"width": 390, "height": 844}
-
-
-def sign_in(page: Page, *, login: str) -> None:
-    page.goto("/accounts/login/")
-    form = page.locator("main form").filter(has=page.locator("input[name=password]"))
-    form.locator("input[name=login]").fill(login)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-
-
-def seq_of(page: Page) -> int:
-    return int(page.locator("#ws-status").get_attribute("data-seq"))
 
 
 def spot_key(r: int, x: int) -> str:
@@ -67,15 +54,9 @@ def form_button(page: Page, move: dict):
 
 def test_a_whole_six_player_flaming_pyramids_game_on_a_phone(new_context, live_server_asgi,
                                                              shots_dir):
-    from allauth.account.models import EmailAddress
-
-    from accounts.models import User
     from games.tables.models import Table
 
-    user = User.objects.create_user("ana", "ana@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    sign_in(page, login="ana")
+    user, page = phone_player(new_context, "ana")
 
     # The new-table form: 2 to 6 players, any seat a bot, both variants.
     page.goto("/tables/new/?game=flaming-pyramids")

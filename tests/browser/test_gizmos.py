@@ -8,10 +8,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import PHONE, phone_player, seq_of
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-Strong-pass-123"
-PHONE = {"width": 390, "height": 844}
 # The board's own controls first, best first; the move list under the board is the fallback.
 BOARD_CHOICES = (
     "#board .gz-act-build button",
@@ -26,19 +26,6 @@ BOARD_CHOICES = (
 )
 
 
-def sign_in(page: Page, *, login: str) -> None:
-    page.goto("/accounts/login/")
-    form = page.locator("main form").filter(has=page.locator("input[name=password]"))
-    form.locator("input[name=login]").fill(login)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-
-
-def seq_of(page: Page) -> int:
-    return int(page.locator("#ws-status").get_attribute("data-seq"))
-
-
 def next_button(page: Page):
     for selector in BOARD_CHOICES:
         buttons = page.locator(selector)
@@ -48,15 +35,9 @@ def next_button(page: Page):
 
 
 def test_a_whole_gizmos_game_against_a_bot_on_a_phone(new_context, live_server_asgi, shots_dir):
-    from allauth.account.models import EmailAddress
-
-    from accounts.models import User
     from games.tables.models import Table
 
-    user = User.objects.create_user("ana", "ana@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    sign_in(page, login="ana")
+    user, page = phone_player(new_context, "ana")
 
     # Open a table for two with the fast bot in the other seat.
     page.goto("/tables/new/?game=gizmos")

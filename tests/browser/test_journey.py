@@ -13,12 +13,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import PASSWORD, PHONE, seq_of, sign_in, verified_user
+
 from .conftest import mail_text
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-Strong-pass-123"
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 MOVE_BUTTONS = "form.move-form button"
 LIVE = '#ws-status[data-connected="1"]'
@@ -47,15 +47,6 @@ def sign_up_and_verify(page: Page, server, *, username: str, email: str) -> None
     expect(page.locator("header nav")).to_contain_text(username)
 
 
-def sign_in(page: Page, *, login: str) -> None:
-    page.goto("/accounts/login/")
-    form = page.locator("main form").filter(has=page.locator("input[name=password]"))
-    form.locator("input[name=login]").fill(login)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-
-
 def mark_page(page: Page) -> None:
     """A flag that a reload or a navigation would wipe out."""
     page.evaluate("window.__sameDocument = true")
@@ -63,10 +54,6 @@ def mark_page(page: Page) -> None:
 
 def assert_not_reloaded(page: Page) -> None:
     assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
-
-
-def seq_of(page: Page) -> int:
-    return int(page.locator("#ws-status").get_attribute("data-seq"))
 
 
 def log_lines(page: Page) -> list[str]:
@@ -80,8 +67,6 @@ def shoot(pages: dict[str, Page], shots_dir, stage: str) -> None:
 
 def test_sign_up_verify_create_join_and_play_live(new_context, live_server_asgi, shots_dir):
     from allauth.account.models import EmailAddress
-
-    from accounts.models import User
     from games.tables.models import Table
 
     server = live_server_asgi
@@ -94,8 +79,7 @@ def test_sign_up_verify_create_join_and_play_live(new_context, live_server_asgi,
     assert EmailAddress.objects.get(email="ana@example.org").verified
 
     # 2. Bo is a verified user already; he signs in through the login form.
-    user = User.objects.create_user("bo", "bo@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    verified_user("bo")
     sign_in(bo, login="bo")
 
     # 3. Ana creates a 2-player High Card table with an open seat.
@@ -177,7 +161,6 @@ def test_sign_up_verify_create_join_and_play_live(new_context, live_server_asgi,
 
 def test_move_without_javascript(new_context, running_table, live_url):
     from django.test import Client
-
     table = running_table
     # Seat 0 decides first (who sits where is the table's business, not the test's).
     first = table.seats.get(position=0).user
@@ -206,7 +189,6 @@ def test_move_without_javascript(new_context, running_table, live_url):
 
 def test_idle_table_page_keeps_its_socket(new_context, running_table, live_url):
     """A page left alone keeps one socket: no drop-and-reconnect cycle.
-
     With REDIS_URL this catches redis-py >= 8's default 5 s socket_timeout racing
     channels-redis' 5 s BZPOPMIN: every idle consumer then dies with
     "Timeout reading from ...:6379" and the page reconnects every few seconds.

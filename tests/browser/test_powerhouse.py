@@ -24,25 +24,12 @@ from unittest import mock
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import PHONE, phone_player, seq_of
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-Strong-pass-123"
-PHONE = {"width": 390, "height": 844}
 SEED = 1030
 OFF_TURN_SEED = 1215
-
-
-def sign_in(page: Page, *, login: str) -> None:
-    page.goto("/accounts/login/")
-    form = page.locator("main form").filter(has=page.locator("input[name=password]"))
-    form.locator("input[name=login]").fill(login)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-
-
-def seq_of(page: Page) -> int:
-    return int(page.locator("#ws-status").get_attribute("data-seq"))
 
 
 def sensible_move(table, seat: int, *, reckless: bool = False) -> dict:
@@ -123,15 +110,9 @@ def play_to_the_end(page: Page, table, me: int, *, reckless: bool = False, shots
 
 def test_a_whole_powerhouse_game_against_the_fast_bot_on_a_phone(new_context, live_server_asgi,
                                                                    shots_dir):
-    from allauth.account.models import EmailAddress
-
-    from accounts.models import User
     from games.tables.models import Table
 
-    user = User.objects.create_user("ana", "ana@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    sign_in(page, login="ana")
+    user, page = phone_player(new_context, "ana")
 
     # The lobby offers Powerhouse for 2 to 5, any other seat a bot of any level.
     page.goto("/tables/new/?game=powerhouse")
@@ -158,14 +139,8 @@ def test_a_whole_powerhouse_game_against_the_fast_bot_on_a_phone(new_context, li
 
 
 def test_an_off_turn_win_on_a_phone(new_context, live_server_asgi, shots_dir):
-    from allauth.account.models import EmailAddress
 
-    from accounts.models import User
-
-    user = User.objects.create_user("bea", "bea@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-    sign_in(page, login="bea")
+    user, page = phone_player(new_context, "bea")
     table, me = open_table(page, user, OFF_TURN_SEED)
     kinds, said = play_to_the_end(page, table, me, reckless=True)
     assert "discard" in kinds and "meltdown" in said
