@@ -70,9 +70,14 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
     rows = []
     seats = list(table.seats.select_related("user").order_by("position"))
     away = clocks.on_vacation([s.user_id for s in seats if s.user_id])
+    several_bots = sum(1 for s in seats if s.is_bot and not s.taken_over) > 1
     for seat in seats:
         if seat.taken_over and seat.user:
             name = _("%(name)s (a bot plays)") % {"name": seat.user.name}
+        elif seat.is_bot and several_bots:
+            # Several bots at one table: the seat number tells them apart in the log.
+            name = _("Bot %(number)s (%(level)s)") % {
+                "number": seat.position + 1, "level": bot_level_label(seat.bot_level)}
         elif seat.is_bot:
             name = _("Bot (%(level)s)") % {"level": bot_level_label(seat.bot_level)}
         elif seat.user:

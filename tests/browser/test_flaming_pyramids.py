@@ -122,7 +122,7 @@ def test_a_whole_six_player_flaming_pyramids_game_on_a_phone(new_context, live_s
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     winner = table.outcome["winners"][0]
-    name = "ana" if winner == me else "Bot (fast)"
+    name = "ana" if winner == me else f"Bot {winner + 1} (fast)"
     expect(page.locator(".outcome")).to_have_text(f"{name} won!")
     prompt = "You have no tiles left: you win!" if winner == me else "has no tiles left and wins!"
     expect(page.locator("#board [data-testid=fp-prompt]")).to_contain_text(prompt)

@@ -165,3 +165,16 @@ def test_test_game_is_off_without_its_setting():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True).stdout
     assert "high-card" in out
+
+
+@pytest.mark.django_db
+def test_several_bots_at_a_table_are_told_apart(make_user):
+    from games.tables import actions
+
+    ana = make_user("ana")
+    table = actions.check_create_table(creator=ana, game="high-card", players=3,
+                                       bots={1: "random", 2: "greedy"})
+    html = client_for(ana).get(f"/tables/{table.pk}/").content.decode()
+    bots = {s.position: s.bot_level for s in table.seats.exclude(bot_level="")}
+    for position, level in bots.items():
+        assert f"Bot {position + 1} ({level})" in html
