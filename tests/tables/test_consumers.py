@@ -92,8 +92,10 @@ async def test_private_table_refuses_anonymous_and_strangers(make_user):
         creator=ana, game="high-card", players=2, is_private=True)
     comm, connected = await connect(table.pk)
     assert not connected
+    await comm.disconnect()
     comm, connected = await connect(table.pk, user=eve)
     assert not connected
+    await comm.disconnect()
     comm, connected = await connect(table.pk, user=ana)
     assert connected
     await comm.disconnect()
@@ -104,8 +106,10 @@ async def test_private_table_refuses_anonymous_and_strangers(make_user):
 async def test_foreign_origin_is_refused(running_table):
     comm, connected = await connect(running_table.pk, origin=(b"origin", b"http://evil.example"))
     assert not connected
+    await comm.disconnect()  # let the denying consumer finish instead of leaving it running
     comm, connected = await connect(running_table.pk, origin=None)
     assert not connected
+    await comm.disconnect()
 
 
 @pytest.mark.asyncio
