@@ -10,11 +10,9 @@ import html as htmllib
 import json
 import re
 from types import SimpleNamespace
-from unittest import mock
 
 import pytest
 from django.template.loader import render_to_string
-from django.test import Client
 from django.utils import translation
 
 from games.engine import Rng
@@ -24,9 +22,8 @@ from games.tables import actions
 from games.tables.models import Table
 from games.tables.replay import current_state
 from tests.flaming_pyramids.helpers import position
+from tests.pages import client_for, fixed_seed, forms_in, keys, page, post_form
 
-FORM_MOVE = re.compile(r'<input type="hidden" name="move" value="([^"]*)">'
-                       r'<input type="hidden" name="based_on" value="(\d+)">')
 PYRAMID_TILE = re.compile(r'<div class="fp-cell fp-at-cell[^"]*" style="[^"]*" data-tile="([a-z0-9-]+)"')
 HAND_TILE = re.compile(r'class="fp-hand-tile" data-tile="([a-z0-9-]+)"')
 LOG_KINDS = {"start", "turn", "place", "fall", "collapse", "explosion", "fire", "roll", "curse",
@@ -34,42 +31,11 @@ LOG_KINDS = {"start", "turn", "place", "fall", "collapse", "explosion", "fire", 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
 
 
-def client_for(user=None, **extra) -> Client:
-    client = Client(HTTP_HOST="localhost", **extra)
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def page(client, table) -> str:
-    response = client.get(f"/tables/{table.pk}/")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
 def board_part(html: str) -> str:
     """The board section only (the generic move list under it is the fallback)."""
     start = html.index('<section id="board"')
     end = html.find('<section id="', start + 1)
     return html[start:end if end > 0 else len(html)]
-
-
-def forms_in(html: str) -> list[tuple[dict, int]]:
-    return [(json.loads(htmllib.unescape(m)), int(b)) for m, b in FORM_MOVE.findall(html)]
-
-
-def keys(moves) -> set[str]:
-    return {json.dumps(m, sort_keys=True) for m in moves}
-
-
-def post_form(client, table, move, based_on, **extra):
-    return client.post(f"/tables/{table.pk}/move",
-                       {"move": json.dumps(move), "based_on": based_on}, **extra)
-
-
-def fixed_seed(seed: int):
-    """Tables created inside get this seed (it is drawn when the row is made)."""
-    return mock.patch.object(Table._meta.get_field("seed"), "_get_default", lambda: seed)
 
 
 def humans_table(make_user, players: int, *, seed: int, options=None):

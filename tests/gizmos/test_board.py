@@ -3,12 +3,10 @@ words, moves through the page's own forms, and a whole game against bots over HT
 
 from __future__ import annotations
 
-import html as htmllib
 import json
 import re
 
 import pytest
-from django.test import Client
 from django.utils import translation
 
 from games.engine import Rng
@@ -19,34 +17,11 @@ from games.tables.models import Table
 from games.tables.replay import current_state
 
 from .helpers import RULES
+from tests.pages import client_for, forms_in, page, post_form
 
 CARD_ID = re.compile(r"L[0-3]-[0-9]{2}")
-FORM_MOVE = re.compile(r'<input type="hidden" name="move" value="([^"]*)">'
-                       r'<input type="hidden" name="based_on" value="(\d+)">')
 LOG_KINDS = {"start", "turn", "file", "pick", "build", "row_refill", "research", "research_draw",
              "decline", "research_end", "use", "stop", "pass", "end_triggered", "end_turn", "game_end"}
-
-
-def client_for(user=None) -> Client:
-    client = Client(HTTP_HOST="localhost")
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def page(client, table) -> str:
-    response = client.get(f"/tables/{table.pk}/")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def forms_in(html: str) -> list[tuple[dict, int]]:
-    """Every move form on a page: (move, based_on)."""
-    return [(json.loads(htmllib.unescape(m)), int(b)) for m, b in FORM_MOVE.findall(html)]
-
-
-def post_form(client, table, move, based_on):
-    return client.post(f"/tables/{table.pk}/move", {"move": json.dumps(move), "based_on": based_on})
 
 
 def humans_table(make_user, players: int) -> tuple[Table, dict[int, object]]:

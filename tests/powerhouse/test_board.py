@@ -4,15 +4,10 @@ meltdown asking every seat at once, and whole games against bots over HTTP."""
 
 from __future__ import annotations
 
-import html as htmllib
-import json
 import re
-from contextlib import contextmanager
-from unittest import mock
 
 import pytest
 from django.core import mail
-from django.test import Client
 from django.utils import translation
 
 from games.engine import Rng
@@ -21,9 +16,8 @@ from games.powerhouse.rules import RULES
 from games.tables import actions
 from games.tables.models import Table
 from games.tables.replay import current_state
+from tests.pages import client_for, fixed_seed, forms_in, keys, page, post_form
 
-FORM_MOVE = re.compile(r'<input type="hidden" name="move" value="([^"]*)">'
-                       r'<input type="hidden" name="based_on" value="(\d+)">')
 CELL = re.compile(r'<td class="ph-cell[^"]*" data-piece="([a-z]+-[SML])" data-count="(\d)">')
 LOG_KINDS = {"setup", "draw", "meltdown", "discard", "dice_return", "major_dump", "give",
              "take", "vapor", "end", "win"}
@@ -36,41 +30,6 @@ BOT_WINS_SEED = 488
 # The person plays like the fast bot but sets off a meltdown that leaves the bot clean:
 # the bot wins during the person's turn (16 decisions).
 OFF_TURN_SEED = 1215
-
-
-@contextmanager
-def fixed_seed(seed: int):
-    """Tables created inside get this seed (it is drawn when the row is made)."""
-    field = Table._meta.get_field("seed")
-    with mock.patch.object(field, "_get_default", lambda: seed):
-        yield
-
-
-def client_for(user=None, **extra) -> Client:
-    client = Client(HTTP_HOST="localhost", **extra)
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
-def page(client, table) -> str:
-    response = client.get(f"/tables/{table.pk}/")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def forms_in(html: str) -> list[tuple[dict, int]]:
-    """Every move form on a page: (move, based_on)."""
-    return [(json.loads(htmllib.unescape(m)), int(b)) for m, b in FORM_MOVE.findall(html)]
-
-
-def keys(moves) -> set[str]:
-    return {json.dumps(m, sort_keys=True) for m in moves}
-
-
-def post_form(client, table, move, based_on, **extra):
-    return client.post(f"/tables/{table.pk}/move",
-                       {"move": json.dumps(move), "based_on": based_on}, **extra)
 
 
 def humans_table(make_user, players: int, seed: int | None = None):

@@ -14,13 +14,7 @@ from django.test import Client
 from games.engine import get_rules
 from games.tables.models import Table, TableEvent
 from games.tables.replay import current_state
-
-
-def client_for(user=None) -> Client:
-    client = Client(HTTP_HOST="localhost")
-    if user is not None:
-        client.force_login(user)
-    return client
+from tests.pages import client_for
 
 
 def owing(table):
