@@ -87,6 +87,20 @@ def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
     return newly
 
 
+def _save_and_push(table: Table) -> None:
+    """Save a lobby change (no new game state) and redraw the table's pages after commit."""
+    table.save()
+    effects.after_commit_changed(table.pk, table.seq)
+
+
+def _start_if_full(table: Table) -> None:
+    """Start the table once no seat is free; otherwise just save and push."""
+    if table.seats.filter(user__isnull=True, bot_level="").exists():
+        _save_and_push(table)
+    else:
+        do_start_table(table=table)
+
+
 # -- creating and filling tables ----------------------------------------------
 
 def check_create_table(*, creator, game: str, players: int, bots: dict[int, str] | None = None,
@@ -149,11 +163,7 @@ def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], o
     for user in invitees:
         Invitation.objects.create(table=table, user=user, invited_by=creator)
     effects.after_commit_invitations(table.pk, [u.pk for u in invitees])
-    if not table.seats.filter(user__isnull=True, bot_level="").exists():
-        do_start_table(table=table)
-    else:
-        table.save()
-        effects.after_commit_changed(table.pk, table.seq)
+    _start_if_full(table)
     return table
 
 
@@ -192,11 +202,7 @@ def do_join_table(*, table: Table, seat: Seat, user) -> Table:
     seat.save(update_fields=["user", "joined_at"])
     _append_event(table, kind=TableEvent.Kind.JOIN, seat=seat.position, actor=user,
                   data={"user": user.pk})
-    if not table.seats.filter(user__isnull=True, bot_level="").exists():
-        do_start_table(table=table)
-    else:
-        table.save()
-        effects.after_commit_changed(table.pk, table.seq)
+    _start_if_full(table)
     return table
 
 
@@ -215,8 +221,7 @@ def check_leave_table(*, table_id: int, user) -> Table:
         seat.joined_at = None
         seat.save(update_fields=["user", "joined_at"])
         _append_event(table, kind=TableEvent.Kind.LEAVE, seat=seat.position, actor=user)
-        table.save()
-        effects.after_commit_changed(table.pk, table.seq)
+        _save_and_push(table)
         return table
 
 
@@ -231,8 +236,7 @@ def check_abort_table(*, table_id: int, user) -> Table:
         _append_event(table, kind=TableEvent.Kind.ABORT, actor=user)
         table.status = Table.Status.ABORTED
         table.finished_at = timezone.now()
-        table.save()
-        effects.after_commit_changed(table.pk, table.seq)
+        _save_and_push(table)
         return table
 
 
