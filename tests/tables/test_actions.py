@@ -33,14 +33,17 @@ def test_the_test_command_uses_postgresql():
         assert uses_postgres()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_concurrent_submissions_exactly_one_wins(running_table):
-    table = running_table
+def race(table, racers: int) -> list[str]:
+    """`racers` threads submit the same move from the same version at once.
+
+    Each returns "ok", "stale" (StaleMove), "not yours now" (NotYourDecision) or
+    the repr of any other exception.
+    """
     seat, move = owing_seat_and_move(table)
     user = table.seats.get(position=seat).user
     based_on = table.seq
-    barrier = threading.Barrier(2)
-    results: list = []
+    barrier = threading.Barrier(racers)
+    results: list[str] = []
 
     def submit():
         try:
@@ -50,17 +53,26 @@ def test_two_concurrent_submissions_exactly_one_wins(running_table):
             results.append("ok")
         except StaleMove:
             results.append("stale")
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except NotYourDecision:
+            results.append("not yours now")
+        except Exception as exc:  # noqa: BLE001 - reported by the caller's assertion
             results.append(repr(exc))
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit) for _ in range(2)]
+    threads = [threading.Thread(target=submit) for _ in range(racers)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(30)
-    assert sorted(results) == ["ok", "stale"]
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_submissions_exactly_one_wins(running_table):
+    table = running_table
+    based_on = table.seq
+    assert sorted(race(table, 2)) == ["ok", "stale"]
     moves = TableEvent.objects.filter(table=table, kind="move")
     assert moves.count() == 1
     assert moves.get().seq == based_on + 1
@@ -73,27 +85,9 @@ def test_many_racers_one_winner_per_version(running_table):
     table = running_table
     for _ in range(2):
         table.refresh_from_db()
-        seat, move = owing_seat_and_move(table)
-        user = table.seats.get(position=seat).user
-        based_on = table.seq
-        barrier = threading.Barrier(4)
-        outcomes = []
-
-        def submit():
-            try:
-                barrier.wait()
-                actions.check_submit_move(table_id=table.pk, seat=seat, move=move,
-                                          based_on=based_on, actor=user)
-                outcomes.append("ok")
-            except (StaleMove, NotYourDecision):
-                outcomes.append("lost")
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=submit) for _ in range(4)]
-        [t.start() for t in threads]
-        [t.join(30) for t in threads]
-        assert outcomes.count("ok") == 1 and outcomes.count("lost") == 3
+        outcomes = race(table, 4)
+        assert outcomes.count("ok") == 1
+        assert all(o in ("stale", "not yours now") for o in outcomes if o != "ok"), outcomes
     seqs = list(TableEvent.objects.filter(table=table).values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
 

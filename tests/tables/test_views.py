@@ -141,9 +141,10 @@ def test_home_lists_tables_waiting_on_me_first_and_counts_them(running_table):
 def test_spanish_pages(make_user):
     ana = make_user("ana", language="es")
     html = client_for(ana).get("/tables/").content.decode()
-    assert '<html lang="es">' in html
+    # The catalogue is really used, not only the lang attribute: "Lobby" is "Sala".
+    assert '<html lang="es">' in html and "<h1>Sala</h1>" in html
     html = Client(HTTP_HOST="localhost", HTTP_ACCEPT_LANGUAGE="es").get("/tables/").content.decode()
-    assert '<html lang="es">' in html
+    assert '<html lang="es">' in html and "<h1>Sala</h1>" in html
 
 
 def test_test_game_is_off_without_its_setting():
