@@ -12,3 +12,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bot turns run in-process unless a test starts a real worker (tests/tables/test_worker.py).
 CELERY_TASK_ALWAYS_EAGER = True
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+
+# Several test runs at once on one machine (one per checkout) each need their own
+# PostgreSQL test database: TEST_DB_NAME names it (default: Django's test_<name>).
+if os.environ.get("TEST_DB_NAME") and DATABASES["default"]["ENGINE"].endswith("postgresql"):  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DB_NAME"]}  # noqa: F405
