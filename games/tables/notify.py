@@ -242,7 +242,7 @@ def pending_turn_seats() -> list[tuple[int, int]]:
         table__status=Table.Status.RUNNING, owes_since__isnull=False, user__isnull=False,
         bot_level="", muted=False, user__turn_mail="now",
     ).filter(Q(visited_at__isnull=True) | Q(visited_at__lt=F("owes_since")))
-        .filter(Q(turn_mailed_at__isnull=True) | Q(visited_at__gt=F("turn_mailed_at")))
+        .filter(Q(turn_mailed_at__isnull=True) | Q(turn_mailed_at__lt=F("owes_since")))
         .values_list("table_id", "position"))
 
 
