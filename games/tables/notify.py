@@ -117,18 +117,16 @@ def _zone(user):
 def _seat_context(table: Table, user, position: int | None) -> dict:
     """What a mail about `table` may say to `user`: built from their seat's view only."""
     from . import clocks, selectors
+    from .since import since_last_move
 
     tv = selectors.table_view_for(table, selectors.Viewer(user=user, seat=position))
-    since = tv.log
-    mine = [i for i, line in enumerate(tv.log) if line["entry"].get("seat") == position]
-    if mine:
-        since = tv.log[mine[-1] + 1:]
+    since = since_last_move(table, user) if position is not None else []
     mover = None
     last = table.events.filter(kind="move").exclude(seat=position).order_by("-seq").first()
     if last is not None:
         mover = next((s["name"] for s in tv.seats if s["position"] == last.seat), None)
     seat = table.seats.filter(position=position).first() if position is not None else None
-    return {"tv": tv, "table": table, "user": user, "since": since[-12:], "mover": mover,
+    return {"tv": tv, "table": table, "user": user, "since": since, "mover": mover,
             "url": settings.SITE_URL + table.get_absolute_url(),
             "deadline": clocks.seat_deadline(seat) if seat else None,
             "time_control": clocks.describe(table.time_control)}
