@@ -18,7 +18,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -145,69 +144,29 @@ def _compose(*, user, table: Table | None, kind: str, template: str, category: s
         subject = " ".join(render_to_string(f"tables/email/{template}_subject.txt",
                                             context).split())
         body = render_to_string(f"tables/email/{template}.txt", context)
+    from . import outbox
+
     try:
         with transaction.atomic():
-            return OutgoingMail.objects.create(
+            return outbox.store(
                 user=user, table=table, kind=kind, key=key, to=user.email,
-                subject=subject[:200], body=body, language=language, unsubscribe_url=url)
+                subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + subject, body=body,
+                language=language, unsubscribe_url=url)
     except IntegrityError:  # the same keyed mail was decided already
         return None
 
 
-def _message(mail: OutgoingMail) -> EmailMessage:
-    return EmailMessage(
-        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + mail.subject, body=mail.body,
-        from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.to],
-        headers={
-            "List-Unsubscribe": f"<{mail.unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Content-Language": mail.language,
-            "Auto-Submitted": "auto-generated",
-        })
-
-
-def retry_delay(attempts: int) -> timedelta:
-    """Exponential backoff between delivery attempts."""
-    base = getattr(settings, "MAIL_RETRY_BASE_SECONDS", 60)
-    return timedelta(seconds=min(base * 2 ** max(0, attempts - 1), 3600))
-
-
-def deliver(mail_id: int) -> str:
-    """Hand one stored mail to the mail server: "sent", "done" (already sent) or "failed"."""
-    with transaction.atomic():
-        mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
-        if mail is None or mail.sent_at is not None:
-            return "done"
-        try:
-            _message(mail).send()
-        except Exception as exc:  # noqa: BLE001 - any SMTP failure: keep the mail, try later
-            mail.attempts += 1
-            mail.last_error = repr(exc)[:1000]
-            mail.next_attempt_at = timezone.now() + retry_delay(mail.attempts)
-            mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
-            log.warning("mail %s not sent (attempt %s): %r", mail.pk, mail.attempts, exc)
-            return "failed"
-        mail.sent_at = timezone.now()
-        mail.attempts += 1
-        mail.save(update_fields=["sent_at", "attempts"])
-        return "sent"
+# Delivery lives in the outbox (games/tables/outbox.py); these names stay for the tasks.
+from .outbox import deliver, pending_mail_ids, retry_delay  # noqa: E402,F401
 
 
 def _then_deliver(mail: OutgoingMail | None) -> int | None:
     if mail is None:
         return None
-    from . import tasks
+    from . import outbox
 
-    transaction.on_commit(lambda: _queue(tasks.deliver_mail, mail.pk))
+    outbox.queue_delivery(mail)
     return mail.pk
-
-
-def pending_mail_ids(*, now: datetime) -> list[int]:
-    """Unsent mails due for another attempt (the sweep re-queues them)."""
-    max_attempts = getattr(settings, "MAIL_MAX_ATTEMPTS", 12)
-    return list(OutgoingMail.objects.filter(sent_at__isnull=True, attempts__lt=max_attempts,
-                                            created_at__gte=now - timedelta(days=3))
-                .exclude(next_attempt_at__gt=now).values_list("pk", flat=True)[:500])
 
 
 # -- the workers' half: decide and compose ---------------------------------------------
