@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from . import mailhtml
 from .models import OutgoingMail, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,8 @@ def _seat_context(table: Table, user, position: int | None) -> dict:
         mover = next((s["name"] for s in tv.seats if s["position"] == last.seat), None)
     seat = table.seats.filter(position=position).first() if position is not None else None
     return {"tv": tv, "table": table, "user": user, "since": since, "mover": mover,
+            "card_opponents": [s["name"] for s in tv.seats if not s["is_you"]],
+            "card_waiting": [s for s in tv.seats if s["to_move"]],
             "url": settings.SITE_URL + table.get_absolute_url(),
             "deadline": clocks.seat_deadline(seat) if seat else None,
             "time_control": clocks.describe(table.time_control)}
@@ -144,6 +147,7 @@ def _compose(*, user, table: Table | None, kind: str, template: str, category: s
         subject = " ".join(render_to_string(f"tables/email/{template}_subject.txt",
                                             context).split())
         body = render_to_string(f"tables/email/{template}.txt", context)
+        html = mailhtml.render_html(template, {**context, "subject": subject}, body)
     from . import outbox
 
     try:
@@ -151,7 +155,7 @@ def _compose(*, user, table: Table | None, kind: str, template: str, category: s
             return outbox.store(
                 user=user, table=table, kind=kind, key=key, to=user.email,
                 subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + subject, body=body,
-                language=language, unsubscribe_url=url)
+                html=html, language=language, unsubscribe_url=url)
     except IntegrityError:  # the same keyed mail was decided already
         return None
 
@@ -278,6 +282,19 @@ def vacation_mail(*, table_id: int, user_id: int, vacation_id: int) -> int | Non
                  "days_left": clocks.vacation_days_left(user_id, at=vacation.starts_at)}))
 
 
+def _digest_item(turn: dict, user) -> dict:
+    """One waiting table of a digest: its opponents, what happened, its deadline."""
+    from . import selectors
+    from .since import since_last_move
+
+    table = turn["table"]
+    seats = selectors.seat_rows(table, selectors.Viewer(user=user, seat=turn["seat"].position))
+    return {**turn, "url": settings.SITE_URL + table.get_absolute_url(),
+            "opponents": [s["name"] for s in seats if not s["is_you"]],
+            "waiting": [s for s in seats if s["to_move"]],
+            "since": since_last_move(table, user)}
+
+
 def digest_mails(*, now: datetime) -> list[int]:
     """One mail per digest user whose chosen hour has come today, listing every waiting table."""
     from accounts.models import User
@@ -299,8 +316,8 @@ def digest_mails(*, now: datetime) -> list[int]:
         turns = [t for t in selectors.turns_waiting_on(user) if not t["seat"].muted]
         if not turns:
             continue
-        items = [{**turn, "url": settings.SITE_URL + turn["table"].get_absolute_url()}
-                 for turn in turns]
+        with translation.override(_language(user)):
+            items = [_digest_item(turn, user) for turn in turns]
         mail = _compose(user=user, table=None, kind="digest", template="digest", category="turn",
                         context={"turns": items}, key=key)
         if mail is not None:

@@ -82,6 +82,10 @@ class OutboxBackend(BaseEmailBackend):
         for message in email_messages:
             html = next((content for content, mimetype in getattr(message, "alternatives", [])
                          if mimetype == "text/html"), "")
+            if not html:  # every mail is multipart: a plain card of the text
+                from .mailhtml import generic_html
+
+                html = generic_html(str(message.body), str(message.subject))
             for address in message.recipients():
                 user = User.objects.filter(email__iexact=address).order_by("pk").first()
                 mail = store(to=address, subject=str(message.subject), body=str(message.body),
