@@ -144,6 +144,10 @@ def _compose(*, user, table: Table | None, kind: str, template: str, category: s
                    "site_url": settings.SITE_URL, "category": category}
         if table is not None and "tv" not in context:
             context.update(_seat_context(table, user, context.get("position")))
+        elif table is not None:  # words chosen before the language was: say them again
+            from . import clocks
+
+            context["time_control"] = clocks.describe(table.time_control)
         subject = " ".join(render_to_string(f"tables/email/{template}_subject.txt",
                                             context).split())
         body = render_to_string(f"tables/email/{template}.txt", context)
@@ -295,13 +299,16 @@ def _digest_item(turn: dict, user) -> dict:
             "since": since_last_move(table, user)}
 
 
-def digest_mails(*, now: datetime) -> list[int]:
-    """One mail per digest user whose chosen hour has come today, listing every waiting table."""
+def digest_mails(*, now: datetime, users=None) -> list[int]:
+    """One mail per digest user whose chosen hour has come today, listing every waiting table.
+
+    `users` limits the run to some users (the mail examples of docs/mails.md).
+    """
     from accounts.models import User
 
     from . import selectors
 
-    users = User.objects.filter(
+    users = (users if users is not None else User.objects.all()).filter(
         turn_mail=User.TurnMail.DIGEST, seats__owes_since__isnull=False,
         seats__bot_level="", seats__muted=False,
         seats__table__status=Table.Status.RUNNING).distinct()
