@@ -17,7 +17,7 @@ import time_machine
 
 from games.engine import get_rules
 from games.tables import actions, selectors
-from games.tables.models import Table, TableEvent
+from games.tables.models import Table
 from games.tables.plugins import game_config
 from games.tables.replay import current_state
 from games.tables.since import since_last_move
