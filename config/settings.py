@@ -68,6 +68,8 @@ INSTALLED_APPS += [app for app in EXTRA_GAME_APPS if app not in INSTALLED_APPS]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that reads the session: an exhausted pool answers 503, not 500.
+    "games.tables.middleware.PoolGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,6 +111,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A named test database lets a server process in browser tests share it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+elif DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", True):
+    # psycopg's pool (Django 5.1+): a burst waits for one of at most DB_POOL_MAX open
+    # connections instead of opening one per request; after DB_POOL_TIMEOUT seconds the
+    # request is answered 503 (games.tables.middleware.PoolGuardMiddleware). The server
+    # allows ~100 connections for everything: size DB_POOL_MAX x processes below that
+    # (docs/operations.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(env("DB_POOL_MIN", "1")),
+        "max_size": int(env("DB_POOL_MAX", "8")),
+        "timeout": float(env("DB_POOL_TIMEOUT", "3")),
+        "max_idle": float(env("DB_POOL_MAX_IDLE", "300")),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
