@@ -47,9 +47,7 @@ def home(request):
         "waiting": waiting, "turns": turns, "running": running,
         "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
         "finished": selectors.tables_of(user, status=Table.Status.FINISHED)[:20],
-        "invited": [t for t in selectors.open_tables_for(user)
-                    if t.invitations.filter(user=user).exists()
-                    and not t.seats.filter(user=user).exists()],
+        "invited": selectors.invited_tables(user),
     })
 
 
@@ -109,7 +107,8 @@ def table_context(request, table: Table, *, error: str | None = None, oob: bool 
     viewer = selectors.viewer_for(table, request.user)
     tv = selectors.table_view_for(table, viewer)
     invite_url = None
-    if table.is_private and viewer.user and table.seats.filter(user=viewer.user).exists():
+    if table.is_private and viewer.user and any(
+            s.user_id == viewer.user.pk for s in selectors.seats_of(table)):
         invite_url = request.build_absolute_uri(
             reverse("tables:table", args=[table.pk]) + f"?invite={table.invite_token}")
     return {"table": table, "tv": tv, "based_on": table.seq, "error": error, "oob": oob,
