@@ -123,6 +123,8 @@ elif DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL
         "timeout": float(env("DB_POOL_TIMEOUT", "3")),
         "max_idle": float(env("DB_POOL_MAX_IDLE", "300")),
     }
+    # The pool checks a connection as it hands it out: a restarted server costs no error.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -256,3 +258,14 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+
+# Live table pages (games/tables/live.py, consumers.py; docs/operations.md).
+# A table page shows this many of the latest log entries; the rest is a link away.
+TABLE_LOG_SHOWN = int(env("TABLE_LOG_SHOWN", "40"))
+# Renders of pushes run on this many threads per web process, off the event loop.
+WS_RENDER_THREADS = int(env("WS_RENDER_THREADS", "4"))
+# Anonymous sockets per client address and per table, per web process (close code 4429).
+WS_ANON_PER_ADDRESS = int(env("WS_ANON_PER_ADDRESS", "20"))
+WS_ANON_PER_TABLE = int(env("WS_ANON_PER_TABLE", "200"))
+# Seconds a busy client is told to wait (503 Retry-After).
+DB_POOL_RETRY_AFTER = int(env("DB_POOL_RETRY_AFTER", "2"))

@@ -50,6 +50,13 @@ class TableView:
     time_control: str = ""
     reclaimable: bool = False
     viewer_muted: bool = False
+    # The log holds entries numbered log_total - len(log) + 1 .. log_total (1-based "n").
+    log_total: int = 0
+
+    @property
+    def log_hidden(self) -> int:
+        """How many earlier entries are not in `log` (the page shows the latest only)."""
+        return self.log_total - len(self.log)
 
 
 def table_state(table: Table) -> Any:
@@ -126,8 +133,13 @@ def table_notices(table: Table, names: list[str]) -> list[str]:
     return lines
 
 
-def table_view_for(table: Table, viewer: Viewer) -> TableView:
-    """The table page's data for `viewer`, drawn from `rules.view(state, seat)` only."""
+def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
+                   log_last: int | None = None) -> TableView:
+    """The table page's data for `viewer`, drawn from `rules.view(state, seat)` only.
+
+    Only log entries numbered above `log_after` (and at most the `log_last`
+    latest) are put into words: a page shows the latest, a push only new ones.
+    """
     config = game_config(table.game)
     rules = get_rules(table.game)
     seats = seat_rows(table, viewer)
@@ -144,8 +156,11 @@ def table_view_for(table: Table, viewer: Viewer) -> TableView:
     view = rules.view(state, viewer.seat)
     result.view = view
     names = [row["name"] for row in seats]
-    result.log = [{"text": config.log_line(entry, view, names), "entry": entry}
-                  for entry in view.get("log", [])]
+    entries = view.get("log", [])
+    result.log_total = len(entries)
+    start = max(log_after, 0, len(entries) - log_last if log_last is not None else 0)
+    result.log = [{"text": config.log_line(entry, view, names), "entry": entry, "n": n}
+                  for n, entry in enumerate(entries[start:], start + 1)]
     if viewer.seat is not None and table.status == Table.Status.RUNNING:
         result.moves = [
             {"move": move, "json": json.dumps(move, sort_keys=True),
