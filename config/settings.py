@@ -67,6 +67,8 @@ INSTALLED_APPS += [app for app in EXTRA_GAME_APPS if app not in INSTALLED_APPS]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # gzip for HTML and htmx answers; Django adds random bytes to each (BREACH mitigation).
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything that reads the session: an exhausted pool answers 503, not 500.
     "games.tables.middleware.PoolGuardMiddleware",
