@@ -67,7 +67,11 @@ INSTALLED_APPS += [app for app in EXTRA_GAME_APPS if app not in INSTALLED_APPS]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # gzip for HTML and htmx answers; Django adds random bytes to each (BREACH mitigation).
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that reads the session: an exhausted pool answers 503, not 500.
+    "games.tables.middleware.PoolGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,6 +113,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A named test database lets a server process in browser tests share it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+elif DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DB_POOL", True):
+    # psycopg's pool (Django 5.1+): a burst waits for one of at most DB_POOL_MAX open
+    # connections instead of opening one per request; after DB_POOL_TIMEOUT seconds the
+    # request is answered 503 (games.tables.middleware.PoolGuardMiddleware). The server
+    # allows ~100 connections for everything: size DB_POOL_MAX x processes below that
+    # (docs/operations.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(env("DB_POOL_MIN", "1")),
+        "max_size": int(env("DB_POOL_MAX", "8")),
+        "timeout": float(env("DB_POOL_TIMEOUT", "3")),
+        "max_idle": float(env("DB_POOL_MAX_IDLE", "300")),
+    }
+    # The pool checks a connection as it hands it out: a restarted server costs no error.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -246,3 +264,14 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+
+# Live table pages (games/tables/live.py, consumers.py; docs/operations.md).
+# A table page shows this many of the latest log entries; the rest is a link away.
+TABLE_LOG_SHOWN = int(env("TABLE_LOG_SHOWN", "40"))
+# Renders of pushes run on this many threads per web process, off the event loop.
+WS_RENDER_THREADS = int(env("WS_RENDER_THREADS", "4"))
+# Anonymous sockets per client address and per table, per web process (close code 4429).
+WS_ANON_PER_ADDRESS = int(env("WS_ANON_PER_ADDRESS", "20"))
+WS_ANON_PER_TABLE = int(env("WS_ANON_PER_TABLE", "200"))
+# Seconds a busy client is told to wait (503 Retry-After).
+DB_POOL_RETRY_AFTER = int(env("DB_POOL_RETRY_AFTER", "2"))

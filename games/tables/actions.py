@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -304,7 +305,9 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
     """
     with transaction.atomic(durable=True):
         table = _lock(table_id)
-        row = table.seats.filter(position=seat).first()
+        # One read of the seats serves the checks, the clocks and the effects below.
+        prefetch_related_objects([table], "seats")
+        row = next((s for s in table.seats.all() if s.position == seat), None)
         if row is None:
             raise NotYourSeat()
         if bot:

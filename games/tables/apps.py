@@ -8,4 +8,4 @@ class TablesConfig(AppConfig):
     verbose_name = _("Tables")
 
     def ready(self):
-        from . import checks  # noqa: F401
+        from . import checks, dbpool  # noqa: F401

@@ -2,30 +2,58 @@
 
 from __future__ import annotations
 
+import contextvars
 import logging
+import secrets
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
 
+# The page that made the move being committed: its htmx answer shows the move,
+# so its socket is not sent the same again (see TableConsumer.table_changed).
+_mover_page: contextvars.ContextVar[dict | None] = contextvars.ContextVar("mover_page", default=None)
+
 
 def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_changed(table_id: int, seq: int) -> None:
-    """Tell every open page of the table to redraw itself for its viewer.
+@contextmanager
+def answered_by_htmx(page_id: str | None, table_id: int):
+    """Within this block, the first push of `table_id` skips the page `page_id`.
 
+    Only the first: later pushes (a bot answering in the same request) go to every page.
+    """
+    token = _mover_page.set({"page": page_id[:64], "table": table_id} if page_id else None)
+    try:
+        yield
+    finally:
+        _mover_page.reset(token)
+
+
+def table_changed(table_id: int, seq: int, *, redraw: bool = False) -> None:
+    """Tell every open page of the table that it changed (ids and seq only, no state).
+
+    `redraw`: something beside the game changed without a new event (a
+    vacation mark): pages are redrawn although their seq is current.
     If the layer is down the move is still stored: pages show the truth on
-    reload, and a socket that (re)connects is sent the current state.
+    reload, and a socket that (re)connects is sent what it missed.
     """
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "table.changed", "table_id": table_id, "seq": seq}
+    if redraw:
+        message["rev"] = secrets.token_hex(6)
+    mover = _mover_page.get()
+    if mover and mover["table"] == table_id:
+        message["skip"] = mover["page"]
+        _mover_page.set(None)
     try:
-        async_to_sync(layer.group_send)(
-            group_name(table_id), {"type": "table.changed", "table_id": table_id, "seq": seq})
+        async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:  # noqa: BLE001 - Redis down must not lose or block a move
         log.warning("push for table %s seq %s failed", table_id, seq, exc_info=True)
 

@@ -142,6 +142,19 @@ def vacation_periods(user_id: int) -> list[Period]:
     return list(Vacation.objects.filter(user_id=user_id).values_list("starts_at", "ends_at"))
 
 
+def vacation_periods_of(user_ids: Iterable[int]) -> dict[int, list[Period]]:
+    """Every vacation period of several users, by user, in one query."""
+    from .models import Vacation
+
+    periods: dict[int, list[Period]] = {}
+    ids = list(user_ids)
+    if ids:
+        for user_id, start, end in Vacation.objects.filter(user_id__in=ids).values_list(
+                "user_id", "starts_at", "ends_at"):
+            periods.setdefault(user_id, []).append((start, end))
+    return periods
+
+
 def vacation_days_used(user_id: int, year: int) -> int:
     """Vacation days counted against `year`'s allowance (by their start)."""
     from django.db.models import Sum

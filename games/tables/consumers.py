@@ -1,38 +1,32 @@
-"""The table's WebSocket: joins the table's group and redraws the page per viewer."""
+"""The table's WebSocket: joins the table's group and pushes what changed for its viewer.
+
+Messages from the page are JSON objects with a `type` (`hello`, `heartbeat`, …),
+dispatched to `on_<type>`; new kinds are new methods. Pushes are htmx
+out-of-band HTML. The consumer is async: every database call and render runs
+on the bounded pool of `live.py`, and renders are shared by every socket of
+the same view (seat or spectator, language, seq, log position).
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
-from django.template.loader import render_to_string
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.middleware.csrf import CSRF_SECRET_LENGTH, get_token
 from django.utils.translation import trans_real
 
-from . import actions, presence
+from . import actions, live, presence
 from .models import Table
-from .views import SESSION_TOKENS, table_context
+from .views import SESSION_TOKENS
 
 log = logging.getLogger(__name__)
 
-
-class _Request:
-    """The little of a request that the templates use, built from the socket's scope."""
-
-    def __init__(self, scope):
-        self.user = scope.get("user")
-        self.session = scope.get("session")
-        self.htmx = True
-        self.META = {"CSRF_COOKIE": value for name, value in (scope.get("cookies") or {}).items()
-                     if name == settings.CSRF_COOKIE_NAME}  # pushed forms get a valid token
-        self.GET = {}
-        self.scheme = "https" if scope.get("scheme") == "wss" else "http"
-        self._host = dict(scope.get("headers") or []).get(b"host", b"localhost").decode("latin1")
-
-    def build_absolute_uri(self, location: str) -> str:
-        return f"{self.scheme}://{self._host}{location}"
+# Close codes (4000-4999 are the application's own).
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_MANY = 4429  # too many anonymous sockets from this address or on this table
 
 
 def scope_language(scope) -> str:
@@ -55,53 +49,145 @@ def scope_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class TableConsumer(WebsocketConsumer):
-    """One open table page. Receives `table.changed` with ids only, renders for its viewer."""
+def connection_csrf_token(scope) -> str | None:
+    """A CSRF token for this connection's own cookie (shared renders carry a dummy one)."""
+    secret = (scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+    if len(secret) != CSRF_SECRET_LENGTH:
+        return None
 
-    def connect(self):
+    class _Meta:
+        META = {"CSRF_COOKIE": secret}
+
+    return get_token(_Meta())
+
+
+def _may_see(table_id: int, user, token: str | None) -> bool:
+    table = Table.objects.filter(pk=table_id).first()
+    return table is not None and actions.can_see(table, user, token=token)
+
+
+def _current_seq(table_id: int) -> int | None:
+    return Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One open table page. Receives `table.changed` (ids and seq only) and pushes the difference."""
+
+    group: str | None = None
+    anonymous_slot: tuple[str, int] | None = None
+
+    async def connect(self):
         try:
             self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         except (KeyError, ValueError):
-            self.close(code=4404)
+            await self.close(code=CLOSE_NOT_FOUND)
             return
-        table = Table.objects.filter(pk=self.table_id).first()
-        user = self.scope.get("user")
+        self.user = self.scope.get("user")
         session = self.scope.get("session") or {}
         token = (session.get(SESSION_TOKENS) or {}).get(str(self.table_id)) if session else None
-        if table is None or not actions.can_see(table, user, token=token):
-            self.close(code=4403)
+        if not getattr(self.user, "is_authenticated", False):
+            address = (self.scope.get("client") or ["?"])[0]
+            if not live.anonymous_limits.admit(address, self.table_id):
+                log.info("refused anonymous socket from %s on table %s", address, self.table_id)
+                await self.close(code=CLOSE_TOO_MANY)
+                return
+            self.anonymous_slot = (address, self.table_id)
+        if not await live.run(_may_see, self.table_id, self.user, token):
+            await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.language = scope_language(self.scope)
+        self.csrf_token = connection_csrf_token(self.scope)
+        headers = dict(self.scope.get("headers") or [])
+        self.host = headers.get(b"host", b"localhost").decode("latin1")
+        self.scheme = "https" if self.scope.get("scheme") == "wss" else "http"
+        # What the page shows: unknown until it says hello (then pushes are deltas).
+        self.seq: int | None = None
+        self.log_n: int | None = None
+        self.page_id = ""
         self.group = f"table-{self.table_id}"
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
-        # Catch up: a (re)connecting page may have missed pushes.
-        self.push(table)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # Connecting alone is no sign of the player (a hidden tab reconnects by
+        # itself): only heartbeats, sent while the tab is visible and used, are.
 
-    def disconnect(self, code):
-        group = getattr(self, "group", None)
-        if group:
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+    async def disconnect(self, code):
+        if self.anonymous_slot:
+            live.anonymous_limits.release(*self.anonymous_slot)
+            self.anonymous_slot = None
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
 
-    def receive(self, text_data=None, bytes_data=None):
-        """Moves are posted over HTTP; socket messages are only heartbeats.
+    # -- messages from the page ------------------------------------------------------
 
-        The page sends one while its tab is visible and used (and at once when
-        a push arrives there); a socket that stays silent counts as an idle tab
-        and no longer holds back turn mails. Connecting alone is no sign of the
-        player: a hidden tab reconnects by itself.
+    async def receive(self, text_data=None, bytes_data=None):
+        """Typed JSON messages; anything unreadable is ignored (a bare heartbeat too)."""
+        if not self.group:
+            return
+        try:
+            message = json.loads(text_data or "{}")
+        except ValueError:
+            message = {}
+        kind = message.get("type") if isinstance(message, dict) else None
+        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
+        if handler is None:
+            handler = self.on_heartbeat
+        await handler(message if isinstance(message, dict) else {})
+
+    async def on_heartbeat(self, message: dict) -> None:
+        """The page sends one while its tab is visible and used (and at once when a
+        push arrives there); a socket that stays silent counts as an idle tab and
+        no longer holds back turn mails."""
+        await live.run(presence.mark_present, table_id=self.table_id, user=self.user)
+
+    async def on_hello(self, message: dict) -> None:
+        """The page says what it shows (`seq`, newest log entry `log`, its `page` id).
+
+        Nothing is pushed when it is current; behind, it gets the board and
+        prompt and only the log entries it lacks.
         """
-        if getattr(self, "group", None):
-            presence.mark_present(table_id=self.table_id, user=self.scope.get("user"))
+        seq, log_n = message.get("seq"), message.get("log")
+        page = message.get("page")
+        if isinstance(page, str):
+            self.page_id = page[:64]
+        if not (isinstance(seq, int) and seq >= 0):
+            seq = None
+        self.seq = seq
+        self.log_n = log_n if isinstance(log_n, int) and log_n >= 0 and seq is not None else None
+        current = await live.run(_current_seq, self.table_id)
+        if current is not None and (self.seq is None or current > self.seq):
+            await self.push(current)
 
-    def table_changed(self, event):
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is not None:
-            self.push(table)
+    # -- messages from the group -----------------------------------------------------
 
-    def push(self, table: Table) -> None:
-        """Send every partial, rendered for this connection's viewer, for out-of-band swap."""
-        request = _Request(self.scope)
-        with translation.override(scope_language(self.scope)):
-            context = table_context(request, table, oob=True)
-            html = render_to_string("tables/_live.html", {**context, "include_play_area": True}, request)
-        self.send(text_data=html)
+    async def table_changed(self, event):
+        seq = event.get("seq")
+        rev = event.get("rev")
+        if rev:  # a redraw without a new event: the whole page part again
+            await self.push(seq, rev=str(rev)[:16])
+            return
+        if self.seq is not None and isinstance(seq, int) and seq <= self.seq:
+            return
+        if self.page_id and event.get("skip") == self.page_id:
+            # The mover's own page: its htmx answer already shows this move.
+            self.seq = seq
+            self.log_n = None  # its log was redrawn; the page's next hello says where
+            return
+        await self.push(seq)
+
+    async def push(self, seq: int | None, *, rev: str = "") -> None:
+        cache = live.shared_renders()
+        info = await cache.info(self.table_id, seq, rev=rev)
+        if info is None:
+            return
+        if not rev and self.seq is not None and info.seq <= self.seq:
+            return
+        key = live.view_key(info, self.user)
+        log_after = self.log_n if (self.seq is not None and not rev) else None
+        rendered = await cache.render(info, key, self.user, self.language, log_after,
+                                      self.host, self.scheme)
+        if not rev and self.seq is not None and rendered.seq <= self.seq:
+            return
+        await self.send(text_data=live.personalise(rendered.html, self.csrf_token))
+        self.seq = rendered.seq
+        self.log_n = rendered.log_total

@@ -7,4 +7,7 @@ def turn_count(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"turn_count": 0}
-    return {"turn_count": waiting_count(user)}
+    # Cached on the request: an htmx answer renders several partials with it.
+    if not hasattr(request, "_turn_count"):
+        request._turn_count = waiting_count(user)
+    return {"turn_count": request._turn_count}

@@ -57,7 +57,7 @@ def after_commit_redraw(table_id: int) -> None:
     def push():
         seq = Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()
         if seq is not None:
-            broadcast.table_changed(table_id, seq)
+            broadcast.table_changed(table_id, seq, redraw=True)
 
     transaction.on_commit(push)
 

@@ -59,6 +59,8 @@ def current_state(table: Table) -> Any:
     rules = get_rules(table.game)
     if table.snapshot is not None:
         state = rules.load(table.snapshot)
+        if table.snapshot_seq >= table.seq:
+            return state  # nothing after the snapshot: no query
         later = table.events.filter(seq__gt=table.snapshot_seq).order_by("seq")
         return fold(table, later, state)
     return state_from_events(table)

@@ -8,7 +8,7 @@ from typing import Any
 
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -50,6 +50,13 @@ class TableView:
     time_control: str = ""
     reclaimable: bool = False
     viewer_muted: bool = False
+    # The log holds entries numbered log_total - len(log) + 1 .. log_total (1-based "n").
+    log_total: int = 0
+
+    @property
+    def log_hidden(self) -> int:
+        """How many earlier entries are not in `log` (the page shows the latest only)."""
+        return self.log_total - len(self.log)
 
 
 def table_state(table: Table) -> Any:
@@ -57,19 +64,28 @@ def table_state(table: Table) -> Any:
     return current_state(table)
 
 
+def seats_of(table: Table) -> list[Seat]:
+    """The table's seats with their users, read once per table object and reused."""
+    prefetch_related_objects([table], Prefetch(
+        "seats", queryset=Seat.objects.select_related("user").order_by("position")))
+    return sorted(table.seats.all(), key=lambda s: s.position)
+
+
 def viewer_for(table: Table, user) -> Viewer:
     """The viewer: which seat (if any) `user` plays at `table`."""
     if user is None or not user.is_authenticated:
         return Viewer()
-    seat = table.seats.filter(user=user).values_list("position", flat=True).first()
+    seat = next((s.position for s in seats_of(table) if s.user_id == user.pk), None)
     return Viewer(user=user, seat=seat if table.status != Table.Status.OPEN else None)
 
 
 def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
     """Seats as the page shows them: names, bots, who is to move."""
     rows = []
-    seats = list(table.seats.select_related("user").order_by("position"))
-    away = clocks.on_vacation([s.user_id for s in seats if s.user_id])
+    seats = seats_of(table)
+    periods = clocks.vacation_periods_of([s.user_id for s in seats if s.user_id])
+    now = timezone.now()
+    away = {uid for uid, spans in periods.items() if any(a <= now < b for a, b in spans)}
     several_bots = sum(1 for s in seats if s.is_bot and not s.taken_over) > 1
     for seat in seats:
         if seat.taken_over and seat.user:
@@ -91,8 +107,8 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
             "owes_since": seat.owes_since, "user": seat.user,
             "on_vacation": seat.user_id in away, "taken_over": seat.taken_over,
             "muted": seat.muted,
-            "deadline": clocks.seat_deadline(seat) if seat.position in (table.to_move or [])
-            else None,
+            "deadline": clocks.seat_deadline(seat, periods.get(seat.user_id, []))
+            if seat.position in (table.to_move or []) else None,
         })
     return rows
 
@@ -119,8 +135,13 @@ def table_notices(table: Table, names: list[str]) -> list[str]:
             for event in table.events.filter(kind__in=NOTICE_KINDS).order_by("seq")]
 
 
-def table_view_for(table: Table, viewer: Viewer) -> TableView:
-    """The table page's data for `viewer`, drawn from `rules.view(state, seat)` only."""
+def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
+                   log_last: int | None = None) -> TableView:
+    """The table page's data for `viewer`, drawn from `rules.view(state, seat)` only.
+
+    Only log entries numbered above `log_after` (and at most the `log_last`
+    latest) are put into words: a page shows the latest, a push only new ones.
+    """
     config = game_config(table.game)
     rules = get_rules(table.game)
     seats = seat_rows(table, viewer)
@@ -137,8 +158,11 @@ def table_view_for(table: Table, viewer: Viewer) -> TableView:
     view = rules.view(state, viewer.seat)
     result.view = view
     names = [row["name"] for row in seats]
-    result.log = [{"text": config.log_line(entry, view, names), "entry": entry}
-                  for entry in view.get("log", [])]
+    entries = view.get("log", [])
+    result.log_total = len(entries)
+    start = max(log_after, 0, len(entries) - log_last if log_last is not None else 0)
+    result.log = [{"text": config.log_line(entry, view, names), "entry": entry, "n": n}
+                  for n, entry in enumerate(entries[start:], start + 1)]
     if viewer.seat is not None and table.status == Table.Status.RUNNING:
         result.moves = [
             {"move": move, "json": json.dumps(move, sort_keys=True),
@@ -188,6 +212,12 @@ def open_tables_for(user) -> list[Table]:
         q |= Q(invitations__user=user)
     return list(Table.objects.filter(q, status=Table.Status.OPEN)
                 .prefetch_related("seats__user").order_by("-created_at").distinct()[:100])
+
+
+def invited_tables(user, limit: int = 50) -> list[Table]:
+    """Open tables `user` was invited to and has no seat at yet: one query, however many."""
+    return list(Table.objects.filter(status=Table.Status.OPEN, invitations__user=user)
+                .exclude(seats__user=user).order_by("-created_at").distinct()[:limit])
 
 
 def table_events(table: Table) -> list[TableEvent]:

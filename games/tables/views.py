@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import IllegalMove
 
-from . import actions, presence, selectors
+from . import actions, broadcast, presence, selectors
 from .errors import ActionError
 from .forms import MoveForm, NewTableForm, VacationForm
 from .models import Table
@@ -47,9 +48,7 @@ def home(request):
         "waiting": waiting, "turns": turns, "running": running,
         "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
         "finished": selectors.tables_of(user, status=Table.Status.FINISHED)[:20],
-        "invited": [t for t in selectors.open_tables_for(user)
-                    if t.invitations.filter(user=user).exists()
-                    and not t.seats.filter(user=user).exists()],
+        "invited": selectors.invited_tables(user),
     })
 
 
@@ -106,12 +105,27 @@ def _visible_table(request, table_id: int) -> Table:
     return table
 
 
-def table_context(request, table: Table, *, error: str | None = None, oob: bool = False) -> dict:
-    """The context of the table page and of each of its partials."""
+def log_shown(request) -> int | None:
+    """How many of the latest log entries a page shows (`?log=all`: every one)."""
+    if request.GET.get("log") == "all":
+        return None
+    return settings.TABLE_LOG_SHOWN
+
+
+def table_context(request, table: Table, *, error: str | None = None, oob: bool = False,
+                  log_after: int = 0, log_last: int | None | bool = True) -> dict:
+    """The context of the table page and of each of its partials.
+
+    The log is capped at the latest `TABLE_LOG_SHOWN` entries (`log_last=True`)
+    so a page does not grow with the game; the rest is a link away.
+    """
     viewer = selectors.viewer_for(table, request.user)
-    tv = selectors.table_view_for(table, viewer)
+    if log_last is True:
+        log_last = log_shown(request)
+    tv = selectors.table_view_for(table, viewer, log_after=log_after, log_last=log_last)
     invite_url = None
-    if table.is_private and viewer.user and table.seats.filter(user=viewer.user).exists():
+    if table.is_private and viewer.user and any(
+            s.user_id == viewer.user.pk for s in selectors.seats_of(table)):
         invite_url = request.build_absolute_uri(
             reverse("tables:table", args=[table.pk]) + f"?invite={table.invite_token}")
     return {"table": table, "tv": tv, "based_on": table.seq, "error": error, "oob": oob,
@@ -149,10 +163,13 @@ def submit_move(request, table_id: int):
             if not request.htmx:
                 return HttpResponse(error, status=403)
         else:
+            # An htmx answer carries the move: the mover's own socket is not sent it again.
+            page_id = request.headers.get("X-Page-Id") if request.htmx else None
             try:
-                actions.check_submit_move(
-                    table_id=table.pk, seat=seat.position, move=form.cleaned_data["move"],
-                    based_on=form.cleaned_data["based_on"], actor=request.user)
+                with broadcast.answered_by_htmx(page_id, table.pk):
+                    actions.check_submit_move(
+                        table_id=table.pk, seat=seat.position, move=form.cleaned_data["move"],
+                        based_on=form.cleaned_data["based_on"], actor=request.user)
             except (ActionError, IllegalMove) as exc:
                 error = error_text(exc)
     table.refresh_from_db()

@@ -1,9 +1,48 @@
 // Small progressive enhancements; every page works without this file.
-document.addEventListener("htmx:wsOpen", function () {
+// Live table pages. The page tells its socket what it shows (seq, newest log entry),
+// so the server pushes nothing when it is current and only what is new when behind;
+// its htmx move requests carry the same page id, so its socket is not sent its own move.
+var pageId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+var liveSocket = null;
+function newestLogEntry() {
+  var first = document.querySelector("#log-lines > li[data-n]");
+  return first ? parseInt(first.dataset.n, 10) || 0 : 0;
+}
+function sayHello() {
+  var status = document.getElementById("ws-status");
+  if (!liveSocket || !status) { return; }
+  liveSocket.send(JSON.stringify({type: "hello", page: pageId,
+    seq: parseInt(status.dataset.seq || "0", 10), log: newestLogEntry()}));
+}
+document.addEventListener("htmx:wsOpen", function (event) {
   document.body.classList.add("live");
+  liveSocket = event.detail.socketWrapper;
+  // The server joined the table's group before accepting: the page is live from here.
+  var status = document.getElementById("ws-status");
+  if (status) { status.dataset.connected = "1"; }
+  sayHello();
+});
+document.addEventListener("htmx:configRequest", function (event) {
+  event.detail.headers["X-Page-Id"] = pageId;
+});
+document.addEventListener("htmx:afterSettle", function (event) {
+  // After an htmx answer (a move), tell the socket what the page shows now.
+  if (event.detail && event.detail.xhr && document.getElementById("log-lines")) { sayHello(); }
+});
+// New log lines arrive at the top; never add a line the page already has.
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var detail = event.detail;
+  if (!detail || !detail.target || detail.target.id !== "log-lines" || !detail.fragment) { return; }
+  var newest = newestLogEntry();
+  Array.prototype.slice.call(detail.fragment.querySelectorAll("li[data-n]")).forEach(function (li) {
+    if (parseInt(li.dataset.n, 10) <= newest) { li.parentNode.removeChild(li); }
+  });
+  var empty = detail.target.querySelector(".log-empty");
+  if (empty && detail.fragment.querySelector("li")) { empty.parentNode.removeChild(empty); }
 });
 document.addEventListener("htmx:wsClose", function () {
   document.body.classList.remove("live");
+  liveSocket = null;
   var status = document.getElementById("ws-status");
   if (status) { status.dataset.connected = "0"; }
 });

@@ -147,14 +147,15 @@ def test_turn_mail_once_per_decision_until_seen(smtp, running_table):
 @pytest.mark.asyncio
 async def test_no_turn_mail_while_a_fresh_socket_watches_but_one_when_it_goes_idle(
         smtp, settings, running_table):
-    from tests.tables.test_consumers import connect
+    from tests.tables.test_consumers import connect, hello
 
     settings.TURN_MAIL_SOCKET_FRESH_SECONDS = 120
     table = running_table
     watcher = await sync_to_async(user_at)(table, 1)
     comm, connected = await connect(table.pk, user=watcher)
     assert connected
-    await comm.receive_from(timeout=10)  # the catch-up push: the socket is live
+    await hello(comm, None)  # a page that does not say its seq is sent everything
+    await comm.receive_from(timeout=10)  # that push: the socket is live
     # A heartbeat marks the player present; then the tab goes quiet.
     await comm.send_to(text_data='{"type": "heartbeat"}')
     await asyncio_sleep(0.3)

@@ -1,0 +1,215 @@
+"""Live pushes on the real channel layer (Redis in the test command): shared renders, deltas."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games.tables.consumers import CLOSE_TOO_MANY
+
+from games.engine import get_rules
+from games.tables import actions, live
+from games.tables.models import Table
+from games.tables.replay import current_state
+from tests.tables.test_consumers import connect, hello, make_move, page_state
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+BOARD = re.compile(r'<section id="board"[^>]*>(.*?)</section>', re.S)
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]*)"')
+
+
+def board_of(html: str) -> str:
+    return BOARD.search(html).group(1)
+
+
+def hand_html(table_id: int, seat: int) -> str:
+    table = Table.objects.get(pk=table_id)
+    hand = get_rules(table.game).view(current_state(table), seat)["hand"]
+    return '<span class="hc-hand" data-testid="hand">' + "".join(
+        f'<span class="hc-card">{c}</span>' for c in hand) + "</span>"
+
+
+async def current_page(comm, table_id, user=None, page="test-page"):
+    """Connect as a freshly loaded page would: say hello with what the page shows."""
+    seq, newest, _html = await page_state(table_id, user)
+    await hello(comm, seq, newest, page=page)
+    return seq, newest
+
+
+async def test_a_page_that_connects_with_a_current_seq_is_pushed_nothing(running_table):
+    ana = await sync_to_async(lambda: running_table.seats.get(position=0).user)()
+    player, ok = await connect(running_table.pk, user=ana)
+    spectator, ok2 = await connect(running_table.pk)
+    assert ok and ok2
+    await current_page(player, running_table.pk, ana)
+    await current_page(spectator, running_table.pk)
+    assert await player.receive_nothing(timeout=1)
+    assert await spectator.receive_nothing(timeout=0.2)
+    await player.disconnect()
+    await spectator.disconnect()
+
+
+async def test_shared_renders_never_mix_seats(running_table, make_user):
+    """Two seats (one with two tabs) and three spectators: three renders, each its own view."""
+    table = running_table
+    ana, bo = await sync_to_async(
+        lambda: (table.seats.get(position=0).user, table.seats.get(position=1).user))()
+    eve = await sync_to_async(make_user)("eve")  # signed in, no seat: a spectator
+    conns = {
+        "ana": (await connect(table.pk, user=ana))[0], "ana2": (await connect(table.pk, user=ana))[0],
+        "bo": (await connect(table.pk, user=bo))[0], "eve": (await connect(table.pk, user=eve))[0],
+        "anon1": (await connect(table.pk))[0], "anon2": (await connect(table.pk))[0],
+    }
+    users = {"ana": ana, "ana2": ana, "bo": bo, "eve": eve, "anon1": None, "anon2": None}
+    for name, comm in conns.items():
+        await current_page(comm, table.pk, users[name])
+    cache = live.shared_renders()
+    before = cache.renders
+
+    await sync_to_async(make_move)(table.pk)
+    pushed = {name: await comm.receive_from(timeout=10) for name, comm in conns.items()}
+    assert cache.renders - before == 3  # seat 0, seat 1, the spectators
+
+    seat_of = {"ana": 0, "ana2": 0, "bo": 1}
+    hands = {s: await sync_to_async(hand_html)(table.pk, s) for s in (0, 1)}
+    for name, html in pushed.items():
+        seat = seat_of.get(name)
+        for s, hand in hands.items():
+            assert (hand in html) == (s == seat), (name, s)
+        if seat is None:
+            assert "hc-hand" not in html and "Your hand" not in html
+        # Each push's board is exactly the board of that viewer's own page now.
+        _seq, _newest, page = await page_state(table.pk, users[name])
+        assert board_of(html) == board_of(page), name
+    # Spectators share one render byte for byte.
+    assert pushed["anon1"] == pushed["anon2"] == pushed["eve"]
+    # The two tabs of one seat share the render, each with its own form tokens.
+    assert CSRF.sub("", pushed["ana"]) == CSRF.sub("", pushed["ana2"])
+    for comm in conns.values():
+        await comm.disconnect()
+
+
+async def test_a_late_page_gets_only_the_new_log_lines(running_table):
+    table = running_table
+    seq, newest, _html = await page_state(table.pk)
+    for _ in range(2):
+        await sync_to_async(make_move)(table.pk)
+    comm, ok = await connect(table.pk)
+    assert ok
+    await hello(comm, seq, newest)
+    html = await comm.receive_from(timeout=10)
+    numbers = sorted(int(n) for n in re.findall(r'data-n="(\d+)"', html))
+    _seq, latest, page = await page_state(table.pk)
+    assert numbers == list(range(newest + 1, latest + 1))
+    assert 'hx-swap-oob="afterbegin:#log-lines"' in html
+    assert 'id="move-list"' not in html  # the log is not redrawn
+    assert 'id="board"' in html and 'id="status"' in html
+    assert await comm.receive_nothing(timeout=0.3)  # and only once
+    await comm.disconnect()
+
+
+def htmx_move(table_id: int, user, page_id: str) -> str:
+    table = Table.objects.get(pk=table_id)
+    seat = table.seats.get(user=user).position
+    rules = get_rules(table.game)
+    move = next(m for m in rules.legal_moves(current_state(table), seat) if m["type"] == "keep")
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(user)
+    response = client.post(f"/tables/{table_id}/move",
+                           {"move": json.dumps(move), "based_on": table.seq},
+                           HTTP_HX_REQUEST="true", HTTP_X_PAGE_ID=page_id)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+async def test_the_mover_is_not_sent_again_what_their_htmx_answer_shows(running_table):
+    table = running_table
+    mover_seat = table.to_move[0]
+    mover, other = await sync_to_async(lambda: (
+        table.seats.get(position=mover_seat).user,
+        table.seats.exclude(position=mover_seat).get().user))()
+    mine, ok1 = await connect(table.pk, user=mover)
+    theirs, ok2 = await connect(table.pk, user=other)
+    assert ok1 and ok2
+    await current_page(mine, table.pk, mover, page="page-of-mover")
+    await current_page(theirs, table.pk, other)
+    assert await mine.receive_nothing(timeout=0.5)  # the hellos are handled: both current
+
+    answer = await sync_to_async(htmx_move)(table.pk, mover, "page-of-mover")
+    assert "kept their hand" in answer
+    assert "kept their hand" in await theirs.receive_from(timeout=10)
+    assert await mine.receive_nothing(timeout=1)
+    await mine.disconnect()
+    await theirs.disconnect()
+
+
+async def test_a_crowd_on_one_table_does_not_hold_up_another_tables_push(
+        running_table, make_user, settings):
+    """100 anonymous spectators on table A; table B's push still comes promptly."""
+    settings.WS_ANON_PER_ADDRESS = settings.WS_ANON_PER_TABLE = 1000
+    crowded = running_table
+    cy, dee = await sync_to_async(lambda: (make_user("cy"), make_user("dee")))()
+
+    def second_table():
+        t = actions.check_create_table(creator=cy, game="high-card", players=2)
+        actions.check_join_table(table_id=t.pk, user=dee)
+        return Table.objects.get(pk=t.pk)
+
+    quiet = await sync_to_async(second_table)()
+    crowd = []
+    for _ in range(100):
+        comm, ok = await connect(crowded.pk)
+        assert ok
+        crowd.append(comm)
+    seq, newest, _html = await page_state(crowded.pk)
+    for comm in crowd:
+        await hello(comm, seq, newest)
+    watcher, ok = await connect(quiet.pk)
+    assert ok
+    await current_page(watcher, quiet.pk)
+    cache = live.shared_renders()
+    before = cache.renders
+
+    await sync_to_async(make_move)(crowded.pk)
+    started = time.monotonic()
+    await sync_to_async(make_move)(quiet.pk)
+    html = await watcher.receive_from(timeout=10)
+    delay = time.monotonic() - started
+    assert "kept their hand" in html
+    assert delay < 3.0, f"table B's push took {delay:.2f} s behind a crowd on table A"
+    results = await asyncio.gather(*(comm.receive_from(timeout=20) for comm in crowd))
+    assert all("kept their hand" in r for r in results)
+    assert cache.renders - before == 2  # the crowd cost one render; table B one
+    for comm in crowd + [watcher]:
+        await comm.disconnect()
+
+
+async def test_anonymous_sockets_are_limited_with_a_clear_close_code(running_table, settings):
+    settings.WS_ANON_PER_ADDRESS = 2
+    first, ok1 = await connect(running_table.pk)
+    second, ok2 = await connect(running_table.pk)
+    third = WebsocketCommunicator(application, f"/ws/tables/{running_table.pk}/",
+                                  headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")])
+    ok3, code = await third.connect(timeout=10)
+    assert ok1 and ok2 and not ok3
+    assert code == CLOSE_TOO_MANY == 4429
+    await third.disconnect()
+    # A signed-in viewer is not counted as anonymous.
+    ana = await sync_to_async(lambda: running_table.seats.get(position=0).user)()
+    player, ok = await connect(running_table.pk, user=ana)
+    assert ok
+    # A closed anonymous socket frees its place.
+    await first.disconnect()
+    again, ok4 = await connect(running_table.pk)
+    assert ok4
+    for comm in (second, player, again):
+        await comm.disconnect()
