@@ -29,6 +29,8 @@ User = get_user_model()
 # Seat order at the start is drawn from the table's seed with this salt, so it
 # is independent of the game's own draws from the same seed.
 SEATING_SALT = 0x5EA7
+# Vacations are booked at most this far ahead (dates beyond are refused, not computed with).
+VACATION_MAX_AHEAD_DAYS = 366
 
 
 def _lock(table_id: int) -> Table:
@@ -522,6 +524,8 @@ def check_book_vacation(*, user, first_day, last_day) -> Vacation:
         raise ActionError(_("A vacation cannot start in the past."))
     if last_day < first_day:
         raise ActionError(_("The last day must not be before the first."))
+    if (last_day - today).days > VACATION_MAX_AHEAD_DAYS:
+        raise ActionError(_("A vacation can be booked at most a year ahead."))
     days = (last_day - first_day).days + 1
     starts_at, ends_at = clocks.local_day_bounds(first_day, last_day, user.timezone)
     with transaction.atomic(durable=True):

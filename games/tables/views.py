@@ -15,7 +15,7 @@ from games.engine import IllegalMove
 
 from . import actions, selectors
 from .errors import ActionError
-from .forms import MoveForm, NewTableForm, VacationForm
+from .forms import InviteForm, MoveForm, NewTableForm, NextTableForm, VacationForm
 from .models import Table
 from .plugins import game_config, listed_games
 
@@ -32,6 +32,11 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, ActionError):
         return str(exc.message)
     return str(exc)
+
+
+def bad_request(request, message: str) -> HttpResponse:
+    """A 400 page that says what was wrong with the request."""
+    return render(request, "400.html", {"message": message}, status=400)
 
 
 def home(request):
@@ -84,7 +89,8 @@ def new_table(request):
             form.add_error(None, error_text(exc))
         else:
             return redirect(table)
-    return render(request, "tables/new_table.html", {"form": form, "game": game})
+    return render(request, "tables/new_table.html", {"form": form, "game": game},
+                  status=400 if form.errors else 200)
 
 
 def _token(request, table_id: int) -> str | None:
@@ -142,6 +148,8 @@ def submit_move(request, table_id: int):
     error = None
     if not form.is_valid():
         error = _("That move could not be read.")
+        if not request.htmx:
+            return bad_request(request, error)
     else:
         seat = actions.seat_of(table, request.user)
         if seat is None:
@@ -216,7 +224,10 @@ def resign(request, table_id: int):
 @login_required
 def invite(request, table_id: int):
     """Invite a player by username."""
-    username = request.POST.get("username", "")[:150]
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return bad_request(request, " ".join(form.errors["username"]))
+    username = form.cleaned_data["username"]
     return _simple_action(request, table_id, lambda t: actions.check_invite(
         table_id=t.pk, user=request.user, username=username),
         _("%(name)s was invited.") % {"name": username})
@@ -225,18 +236,21 @@ def invite(request, table_id: int):
 @login_required
 def next_waiting(request):
     """Go to the next table waiting on me (after the one I am on)."""
+    form = NextTableForm(request.GET)
+    if not form.is_valid():
+        return bad_request(request, _("That is not a table number."))
+    current = form.cleaned_data["after"]
     waiting = selectors.tables_waiting_on(request.user)
-    current = request.GET.get("after")
     ids = [t.pk for t in waiting]
     if not ids:
         messages.info(request, _("No table is waiting on you."))
         return redirect("home")
     target = ids[0]
-    if current and current.isdigit() and int(current) in ids:
-        rest = [i for i in ids if i != int(current)]
+    if current and current in ids:
+        rest = [i for i in ids if i != current]
         if not rest:
             messages.info(request, _("No other table is waiting on you."))
-            return redirect("tables:table", int(current))
+            return redirect("tables:table", current)
         target = rest[0]
     return redirect("tables:table", target)
 
@@ -280,4 +294,4 @@ def vacation(request):
     return render(request, "tables/vacation.html", {
         "form": form, "days_left": vacation_days_left(request.user.pk),
         "vacations": Vacation.objects.filter(user=request.user).order_by("-starts_at")[:20],
-    })
+    }, status=400 if form.errors else 200)
