@@ -41,12 +41,12 @@ def _lock(table_id: int) -> Table:
 
 
 def _append_event(table: Table, *, kind: str, seat: int | None = None, data: dict | None = None,
-                  actor=None) -> TableEvent:
+                  actor=None, submission_key: str | None = None) -> TableEvent:
     """Write the next event of `table` and bump its seq (the table is locked)."""
     table.seq += 1
     table.last_event_at = timezone.now()
     return TableEvent.objects.create(table=table, seq=table.seq, kind=kind, seat=seat,
-                                     data=data or {}, actor=actor)
+                                     data=data or {}, actor=actor, submission_key=submission_key)
 
 
 def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
@@ -294,11 +294,16 @@ def seat_of(table: Table, user) -> Seat | None:
 
 
 def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
-                      actor=None, bot: bool = False) -> Table:
+                      actor=None, bot: bool = False, key: str | None = None) -> Table:
     """Validate a move made from version `based_on` and record it.
 
     Raises StaleMove, NotYourSeat, NotYourDecision, TableClosed or IllegalMove;
     nothing is written in any of those cases.
+
+    `key` names the submission (a move form carries one). A retry of a
+    submission that was already recorded (a double click, a timeout, a response
+    lost after the commit) writes nothing and returns the table with
+    `recorded_earlier` set, instead of failing as a stale move.
     """
     with transaction.atomic(durable=True):
         table = _lock(table_id)
@@ -310,6 +315,15 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
                 raise NotYourSeat()
         elif actor is None or row.user_id != actor.pk or row.is_bot:
             raise NotYourSeat()
+        table.recorded_earlier = False
+        if key:
+            earlier = table.events.filter(submission_key=key).first()
+            if earlier is not None:
+                if earlier.kind != TableEvent.Kind.MOVE or earlier.seat != seat or \
+                        earlier.data.get("move") != move:
+                    raise ActionError(_("This form was already used for another move."))
+                table.recorded_earlier = True
+                return table
         if table.status != Table.Status.RUNNING:
             raise TableClosed()
         if table.seq != based_on:
@@ -319,12 +333,15 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
         state = current_state(table)
         rules = get_rules(table.game)
         new_state = rules.apply(state, seat, move)  # pure; raises IllegalMove
-        return do_record_move(table=table, seat=seat, move=move, state=new_state, actor=actor)
+        return do_record_move(table=table, seat=seat, move=move, state=new_state, actor=actor,
+                              key=key or None)
 
 
-def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None) -> Table:
+def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None,
+                   key: str | None = None) -> Table:
     """Append the move event, refresh the snapshot and schedule effects."""
-    _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor)
+    _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor,
+                  submission_key=key)
     newly = _store_state(table, state)
     effects.after_commit_moved(table, newly)
     return table

@@ -131,9 +131,11 @@ def table_page(request, table_id: int):
     return render(request, "tables/table.html", table_context(request, table))
 
 
-def render_live(request, table: Table, *, error: str | None = None) -> HttpResponse:
+def render_live(request, table: Table, *, error: str | None = None,
+                notice: str | None = None) -> HttpResponse:
     """The htmx answer: the play area, plus every other partial out of band."""
     context = table_context(request, table, error=error, oob=True)
+    context["notice"] = notice
     html = render_to_string("tables/table.html#play-area", {**context, "oob": False}, request)
     html += render_to_string("tables/_live.html", context, request)
     return HttpResponse(html)
@@ -145,7 +147,7 @@ def submit_move(request, table_id: int):
     """A move from a form, with or without JavaScript."""
     table = _visible_table(request, table_id)
     form = MoveForm(request.POST)
-    error = None
+    error = notice = None
     if not form.is_valid():
         error = _("That move could not be read.")
         if not request.htmx:
@@ -158,16 +160,22 @@ def submit_move(request, table_id: int):
                 return HttpResponse(error, status=403)
         else:
             try:
-                actions.check_submit_move(
+                done = actions.check_submit_move(
                     table_id=table.pk, seat=seat.position, move=form.cleaned_data["move"],
-                    based_on=form.cleaned_data["based_on"], actor=request.user)
+                    based_on=form.cleaned_data["based_on"], actor=request.user,
+                    key=form.cleaned_data["key"] or None)
             except (ActionError, IllegalMove) as exc:
                 error = error_text(exc)
+            else:
+                if done.recorded_earlier:
+                    notice = _("Your move was recorded.")
     table.refresh_from_db()
     if request.htmx:
-        return render_live(request, table, error=error)
+        return render_live(request, table, error=error, notice=notice)
     if error:
         messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
     return _see_other(table)
 
 
