@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "django_ratelimit",
     "accounts",
     "games.tables",
     # Games: one line each (see docs/adding-a-game.md).
@@ -126,6 +127,18 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds the throttles' counters: shared by every web process on Redis.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": env("CACHE_PREFIX")}}
+    # Django's own Redis backend increments atomically; django-ratelimit lists only
+    # django-redis by name.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    # One process (make run): its memory is the whole site's.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
 # Celery: on Redis when REDIS_URL is set, else every task runs in-process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
@@ -174,7 +187,27 @@ ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pyramid Tables] "
-ACCOUNT_RATE_LIMITS = False if env_bool("DISABLE_RATE_LIMITS") else {}
+# Throttles (docs/operations.md). Failed logins on a real account: 5 per 5 minutes per
+# account, 20 per 10 minutes per client address; with unknown usernames: 10 a minute
+# per address, counted apart so they never lock real accounts out.
+LOGIN_RATE_LIMITS = {
+    "login_failed": "20/10m/ip,5/5m/key",
+    "login_failed_unknown": "10/m/ip",
+}
+ACCOUNT_RATE_LIMITS = False if env_bool("DISABLE_RATE_LIMITS") else LOGIN_RATE_LIMITS
+# The client's address behind reverse proxies: the number of proxies in front that
+# append to X-Forwarded-For (0: the direct peer is the client), or a header that a
+# trusted proxy sets to the client's address. allauth's settings, used by every throttle.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env("TRUSTED_CLIENT_IP_HEADER") or None
+# Per-account limits on what one account makes others receive (django-ratelimit).
+RATELIMIT_ENABLE = not env_bool("DISABLE_RATE_LIMITS")
+RATELIMIT_IP_META_KEY = "accounts.adapter.client_ip"
+TABLE_CREATE_RATE = env("TABLE_CREATE_RATE", "10/h")
+INVITE_RATE = env("INVITE_RATE", "30/h")
+# An invitee gets at most this many invitation mails an hour from one inviter; further
+# invitations only show on their dashboard.
+INVITATION_MAILS_PER_HOUR = int(env("INVITATION_MAILS_PER_HOUR", "3"))
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 
 EMAIL_BACKEND = env(

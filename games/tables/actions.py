@@ -164,7 +164,7 @@ def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], o
                   data={"user": creator.pk, "bots": {str(k): v for k, v in bots.items()}})
     for user in invitees:
         Invitation.objects.create(table=table, user=user, invited_by=creator)
-    effects.after_commit_invitations(table.pk, [u.pk for u in invitees])
+    effects.after_commit_invitations(table.pk, _invitees_to_mail(creator, invitees))
     _start_if_full(table)
     return table
 
@@ -256,8 +256,21 @@ def check_invite(*, table_id: int, user, username: str) -> Invitation:
         invitation, created = Invitation.objects.get_or_create(
             table=table, user=invitee, defaults={"invited_by": user})
         if created:
-            effects.after_commit_invitations(table.pk, [invitee.pk])
+            effects.after_commit_invitations(table.pk, _invitees_to_mail(user, [invitee]))
         return invitation
+
+
+def _invitees_to_mail(inviter, invitees) -> list[int]:
+    """Invitees that get a mail: a few an hour from one inviter; the rest see the
+    invitation on their dashboard only (the invitations just written count)."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    since = timezone.now() - timedelta(hours=1)
+    return [user.pk for user in invitees
+            if Invitation.objects.filter(user=user, invited_by=inviter, created_at__gte=since
+                                         ).count() <= settings.INVITATION_MAILS_PER_HOUR]
 
 
 def do_start_table(*, table: Table) -> Table:

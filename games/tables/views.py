@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import IllegalMove
 
-from . import actions, selectors
+from . import actions, limits, selectors
 from .errors import ActionError
 from .forms import InviteForm, MoveForm, NewTableForm, NextTableForm, VacationForm
 from .models import Table
@@ -77,7 +77,12 @@ def new_table(request):
     if not game.listed:
         raise Http404(_("There is no such game."))
     form = NewTableForm(request.POST or None, game=game)
-    if request.method == "POST" and form.is_valid():
+    status = 200
+    if request.method == "POST" and form.is_valid() and (
+            limited := limits.refuse_table(request, invitees=len(form.invitee_names()))):
+        form.add_error(None, limited)
+        status = 429
+    elif request.method == "POST" and form.is_valid():
         try:
             table = actions.check_create_table(
                 creator=request.user, game=slug, players=form.cleaned_data["players"],
@@ -88,9 +93,10 @@ def new_table(request):
         except (ActionError, IllegalMove) as exc:
             form.add_error(None, error_text(exc))
         else:
+            limits.count_table(request, invitees=table.invitations.count())
             return redirect(table)
     return render(request, "tables/new_table.html", {"form": form, "game": game},
-                  status=400 if form.errors else 200)
+                  status=status if status != 200 else 400 if form.errors else 200)
 
 
 def _token(request, table_id: int) -> str | None:
@@ -236,9 +242,18 @@ def invite(request, table_id: int):
     if not form.is_valid():
         return bad_request(request, " ".join(form.errors["username"]))
     username = form.cleaned_data["username"]
-    return _simple_action(request, table_id, lambda t: actions.check_invite(
-        table_id=t.pk, user=request.user, username=username),
-        _("%(name)s was invited.") % {"name": username})
+    limited = limits.refuse_invitations(request, 1)
+    if limited:
+        messages.error(request, limited)
+        return _see_other(_visible_table(request, table_id))
+
+    def invite_and_count(t):
+        invitation = actions.check_invite(table_id=t.pk, user=request.user, username=username)
+        limits.count_invitations(request, 1)
+        return invitation
+
+    return _simple_action(request, table_id, invite_and_count,
+                          _("%(name)s was invited.") % {"name": username})
 
 
 @login_required
