@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "config.middleware.RefuseNulMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -255,6 +257,31 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets from this
+# site only; no inline script or style anywhere (htmx's indicator styles are off, see
+# _base.html), no plugins, no framing. 'self' covers the same-origin ws:/wss: socket.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Permissions-Policy (django-permissions-policy): the site needs no device feature.
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "ambient-light-sensor", "autoplay", "bluetooth", "browsing-topics",
+    "camera", "display-capture", "encrypted-media", "geolocation", "gyroscope", "hid",
+    "idle-detection", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get",
+    "screen-wake-lock", "serial", "usb", "xr-spatial-tracking")}
+PERMISSIONS_POLICY["fullscreen"] = ["self"]
 
 # The test-only game appears in the lobby only when this is on.
 ENABLE_TEST_GAME = env_bool("ENABLE_TEST_GAME")
