@@ -292,6 +292,9 @@ if ENABLE_TEST_GAME and "tests.high_card" not in INSTALLED_APPS:
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "15"))
 # A live socket on a table holds back its turn mail while its last heartbeat is this fresh.
 TURN_MAIL_SOCKET_FRESH_SECONDS = int(env("TURN_MAIL_SOCKET_FRESH_SECONDS", "120"))
+# A socket's heartbeats write to the database at most once per this many seconds
+# (pages send one every 50 s; anything more often is coalesced).
+SOCKET_HEARTBEAT_WRITE_SECONDS = int(env("SOCKET_HEARTBEAT_WRITE_SECONDS", "30"))
 # Failed mail deliveries are retried after 1, 2, 4, ... times this (at most an hour).
 MAIL_RETRY_BASE_SECONDS = int(env("MAIL_RETRY_BASE_SECONDS", "60"))
 MAIL_MAX_ATTEMPTS = int(env("MAIL_MAX_ATTEMPTS", "12"))

@@ -8,6 +8,7 @@ Every write, from a view, a socket, a task or a command, goes through a
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -173,12 +174,29 @@ def can_see(table: Table, user, *, token: str | None = None) -> bool:
     """Whether `user` may view (and join) `table`."""
     if not table.is_private:
         return True
-    if token and token == table.invite_token:
+    # The link works only while seats are open to take: not once the table is full or started.
+    if token and table.status == Table.Status.OPEN and secrets.compare_digest(
+            str(token), table.invite_token):
         return True
     if user is None or not user.is_authenticated:
         return False
     return (table.created_by_id == user.pk or table.seats.filter(user=user).exists()
             or table.invitations.filter(user=user).exists())
+
+
+def check_rotate_invite(*, table_id: int, user) -> Table:
+    """The creator makes a new invitation link; the old one stops working."""
+    from .models import new_token
+
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.created_by_id != getattr(user, "pk", None):
+            raise ActionError(_("Only the creator can make a new invitation link."))
+        if table.status != Table.Status.OPEN:
+            raise ActionError(_("This table is not open for players."))
+        table.invite_token = new_token()
+        _save_and_push(table)
+        return table
 
 
 def check_join_table(*, table_id: int, user, token: str | None = None) -> Table:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
@@ -75,7 +76,7 @@ class TableConsumer(WebsocketConsumer):
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
         # A player watching live gets no turn mail while the socket stays fresh.
-        actions.record_socket_seen(table_id=self.table_id, user=user)
+        self.heartbeat()
         # Catch up: a (re)connecting page may have missed pushes.
         self.push(table)
 
@@ -92,7 +93,16 @@ class TableConsumer(WebsocketConsumer):
         stays silent counts as an idle tab and no longer holds back turn mails.
         """
         if getattr(self, "group", None):
-            actions.record_socket_seen(table_id=self.table_id, user=self.scope.get("user"))
+            now = time.monotonic()
+            # Coalesced: at most one database write per socket per interval, whatever
+            # the client sends (a flood of frames costs no writes).
+            if now - getattr(self, "_heartbeat_at", float("-inf")) >= settings.SOCKET_HEARTBEAT_WRITE_SECONDS:
+                self.heartbeat()
+
+    def heartbeat(self):
+        """The socket is alive and watched: note it (at most once per interval)."""
+        self._heartbeat_at = time.monotonic()
+        actions.record_socket_seen(table_id=self.table_id, user=self.scope.get("user"))
 
     def table_changed(self, event):
         table = Table.objects.filter(pk=self.table_id).first()

@@ -131,6 +131,11 @@ def table_context(request, table: Table, *, error: str | None = None, oob: bool 
 
 def table_page(request, table_id: int):
     """The table, drawn for this viewer from their seat's view."""
+    if "invite" in request.GET:
+        # The link's token goes into the session and the address bar loses it at once:
+        # it is not kept in history, shared screenshots or later requests' logs.
+        _visible_table(request, table_id)
+        return redirect("tables:table", table_id)
     table = _visible_table(request, table_id)
     # Seeing the page re-arms the "your turn" mail of this table.
     actions.record_visit(table_id=table.pk, user=request.user)
@@ -254,6 +259,15 @@ def invite(request, table_id: int):
 
     return _simple_action(request, table_id, invite_and_count,
                           _("%(name)s was invited.") % {"name": username})
+
+
+@require_POST
+@login_required
+def rotate_invite(request, table_id: int):
+    """The creator replaces the invitation link; the old one stops working."""
+    return _simple_action(request, table_id, lambda t: actions.check_rotate_invite(
+        table_id=t.pk, user=request.user),
+        _("There is a new invitation link: the old one no longer works."))
 
 
 @login_required

@@ -27,7 +27,7 @@ def page_paths(tables: dict, *, staff: bool) -> list[str]:
     if staff:
         some = next(iter(tables.values()))
         paths += ["/admin/", "/admin/tables/table/", f"/admin/tables/table/{some.pk}/change/",
-                  "/admin/tables/tableevent/",
+                  "/admin/tables/tableevent/", "/admin/tables/seat/", "/admin/tables/outgoingmail/",
                   "/admin/accounts/user/"]
     return paths
 
