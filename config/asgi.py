@@ -9,8 +9,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.tables.origin import StrictOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
 
 if os.environ.get("IN_PROCESS_BEAT") == "1":
@@ -21,5 +21,5 @@ if os.environ.get("IN_PROCESS_BEAT") == "1":
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": StrictOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })

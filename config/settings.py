@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "django_ratelimit",
     "accounts",
     "games.tables",
     # Games: one line each (see docs/adding-a-game.md).
@@ -79,7 +80,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.RefuseNulMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -143,6 +147,18 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds the throttles' counters: shared by every web process on Redis.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": env("CACHE_PREFIX")}}
+    # Django's own Redis backend increments atomically; django-ratelimit lists only
+    # django-redis by name.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    # One process (make run): its memory is the whole site's.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
 # Celery: on Redis when REDIS_URL is set, else every task runs in-process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
@@ -191,7 +207,27 @@ ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pyramid Tables] "
-ACCOUNT_RATE_LIMITS = False if env_bool("DISABLE_RATE_LIMITS") else {}
+# Throttles (docs/operations.md). Failed logins on a real account: 5 per 5 minutes per
+# account, 20 per 10 minutes per client address; with unknown usernames: 10 a minute
+# per address, counted apart so they never lock real accounts out.
+LOGIN_RATE_LIMITS = {
+    "login_failed": "20/10m/ip,5/5m/key",
+    "login_failed_unknown": "10/m/ip",
+}
+ACCOUNT_RATE_LIMITS = False if env_bool("DISABLE_RATE_LIMITS") else LOGIN_RATE_LIMITS
+# The client's address behind reverse proxies: the number of proxies in front that
+# append to X-Forwarded-For (0: the direct peer is the client), or a header that a
+# trusted proxy sets to the client's address. allauth's settings, used by every throttle.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(env("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env("TRUSTED_CLIENT_IP_HEADER") or None
+# Per-account limits on what one account makes others receive (django-ratelimit).
+RATELIMIT_ENABLE = not env_bool("DISABLE_RATE_LIMITS")
+RATELIMIT_IP_META_KEY = "accounts.adapter.client_ip"
+TABLE_CREATE_RATE = env("TABLE_CREATE_RATE", "10/h")
+INVITE_RATE = env("INVITE_RATE", "30/h")
+# An invitee gets at most this many invitation mails an hour from one inviter; further
+# invitations only show on their dashboard.
+INVITATION_MAILS_PER_HOUR = int(env("INVITATION_MAILS_PER_HOUR", "3"))
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 
 # Every mail goes through the outbox (games/tables/outbox.py): stored, then delivered by a
@@ -243,6 +279,31 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets from this
+# site only; no inline script or style anywhere (htmx's indicator styles are off, see
+# _base.html), no plugins, no framing. 'self' covers the same-origin ws:/wss: socket.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Permissions-Policy (django-permissions-policy): the site needs no device feature.
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "ambient-light-sensor", "autoplay", "bluetooth", "browsing-topics",
+    "camera", "display-capture", "encrypted-media", "geolocation", "gyroscope", "hid",
+    "idle-detection", "magnetometer", "microphone", "midi", "payment", "publickey-credentials-get",
+    "screen-wake-lock", "serial", "usb", "xr-spatial-tracking")}
+PERMISSIONS_POLICY["fullscreen"] = ["self"]
+
 # The test-only game appears in the lobby only when this is on.
 ENABLE_TEST_GAME = env_bool("ENABLE_TEST_GAME")
 if ENABLE_TEST_GAME and "tests.high_card" not in INSTALLED_APPS:
@@ -252,6 +313,9 @@ if ENABLE_TEST_GAME and "tests.high_card" not in INSTALLED_APPS:
 VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "15"))
 # A live socket on a table holds back its turn mail while its last heartbeat is this fresh.
 TURN_MAIL_SOCKET_FRESH_SECONDS = int(env("TURN_MAIL_SOCKET_FRESH_SECONDS", "120"))
+# A socket's heartbeats write to the database at most once per this many seconds
+# (pages send one every 50 s; anything more often is coalesced).
+SOCKET_HEARTBEAT_WRITE_SECONDS = int(env("SOCKET_HEARTBEAT_WRITE_SECONDS", "30"))
 # Failed mail deliveries are retried after 1, 2, 4, ... times this (at most an hour).
 MAIL_RETRY_BASE_SECONDS = int(env("MAIL_RETRY_BASE_SECONDS", "60"))
 # ... for this many hours; the first failure after that marks the mail failed (admin, log).

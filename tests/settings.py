@@ -12,6 +12,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bot turns run in-process unless a test starts a real worker (tests/tables/test_worker.py).
 CELERY_TASK_ALWAYS_EAGER = True
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+# Each test run's cache keys (throttle counters) apart from other runs on the same Redis.
+if "CACHES" in globals():
+    CACHES["default"]["KEY_PREFIX"] = "cache-" + os.environ.get("CHANNELS_PREFIX", "asgi")  # noqa: F405
 
 # Several test runs at once on one machine (one per checkout) each need their own
 # PostgreSQL test database: TEST_DB_NAME names it (default: Django's test_<name>).

@@ -8,6 +8,7 @@ Every write, from a view, a socket, a task or a command, goes through a
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -30,6 +31,8 @@ User = get_user_model()
 # Seat order at the start is drawn from the table's seed with this salt, so it
 # is independent of the game's own draws from the same seed.
 SEATING_SALT = 0x5EA7
+# Vacations are booked at most this far ahead (dates beyond are refused, not computed with).
+VACATION_MAX_AHEAD_DAYS = 366
 
 
 def _lock(table_id: int) -> Table:
@@ -40,12 +43,12 @@ def _lock(table_id: int) -> Table:
 
 
 def _append_event(table: Table, *, kind: str, seat: int | None = None, data: dict | None = None,
-                  actor=None) -> TableEvent:
+                  actor=None, submission_key: str | None = None) -> TableEvent:
     """Write the next event of `table` and bump its seq (the table is locked)."""
     table.seq += 1
     table.last_event_at = timezone.now()
     return TableEvent.objects.create(table=table, seq=table.seq, kind=kind, seat=seat,
-                                     data=data or {}, actor=actor)
+                                     data=data or {}, actor=actor, submission_key=submission_key)
 
 
 def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
@@ -163,7 +166,7 @@ def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], o
                   data={"user": creator.pk, "bots": {str(k): v for k, v in bots.items()}})
     for user in invitees:
         Invitation.objects.create(table=table, user=user, invited_by=creator)
-    effects.after_commit_invitations(table.pk, [u.pk for u in invitees])
+    effects.after_commit_invitations(table.pk, _invitees_to_mail(creator, invitees))
     _start_if_full(table)
     # The creator is on their way to the table's page: a decision owed at the start is seen.
     presence.mark_present(table_id=table.pk, user=creator)
@@ -174,12 +177,29 @@ def can_see(table: Table, user, *, token: str | None = None) -> bool:
     """Whether `user` may view (and join) `table`."""
     if not table.is_private:
         return True
-    if token and token == table.invite_token:
+    # The link works only while seats are open to take: not once the table is full or started.
+    if token and table.status == Table.Status.OPEN and secrets.compare_digest(
+            str(token), table.invite_token):
         return True
     if user is None or not user.is_authenticated:
         return False
     return (table.created_by_id == user.pk or table.seats.filter(user=user).exists()
             or table.invitations.filter(user=user).exists())
+
+
+def check_rotate_invite(*, table_id: int, user) -> Table:
+    """The creator makes a new invitation link; the old one stops working."""
+    from .models import new_token
+
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if table.created_by_id != getattr(user, "pk", None):
+            raise ActionError(_("Only the creator can make a new invitation link."))
+        if table.status != Table.Status.OPEN:
+            raise ActionError(_("This table is not open for players."))
+        table.invite_token = new_token()
+        _save_and_push(table)
+        return table
 
 
 def check_join_table(*, table_id: int, user, token: str | None = None) -> Table:
@@ -259,8 +279,21 @@ def check_invite(*, table_id: int, user, username: str) -> Invitation:
         invitation, created = Invitation.objects.get_or_create(
             table=table, user=invitee, defaults={"invited_by": user})
         if created:
-            effects.after_commit_invitations(table.pk, [invitee.pk])
+            effects.after_commit_invitations(table.pk, _invitees_to_mail(user, [invitee]))
         return invitation
+
+
+def _invitees_to_mail(inviter, invitees) -> list[int]:
+    """Invitees that get a mail: a few an hour from one inviter; the rest see the
+    invitation on their dashboard only (the invitations just written count)."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    since = timezone.now() - timedelta(hours=1)
+    return [user.pk for user in invitees
+            if Invitation.objects.filter(user=user, invited_by=inviter, created_at__gte=since
+                                         ).count() <= settings.INVITATION_MAILS_PER_HOUR]
 
 
 def do_start_table(*, table: Table) -> Table:
@@ -297,11 +330,16 @@ def seat_of(table: Table, user) -> Seat | None:
 
 
 def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
-                      actor=None, bot: bool = False) -> Table:
+                      actor=None, bot: bool = False, key: str | None = None) -> Table:
     """Validate a move made from version `based_on` and record it.
 
     Raises StaleMove, NotYourSeat, NotYourDecision, TableClosed or IllegalMove;
     nothing is written in any of those cases.
+
+    `key` names the submission (a move form carries one). A retry of a
+    submission that was already recorded (a double click, a timeout, a response
+    lost after the commit) writes nothing and returns the table with
+    `recorded_earlier` set, instead of failing as a stale move.
     """
     with transaction.atomic(durable=True):
         table = _lock(table_id)
@@ -315,6 +353,15 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
                 raise NotYourSeat()
         elif actor is None or row.user_id != actor.pk or row.is_bot:
             raise NotYourSeat()
+        table.recorded_earlier = False
+        if key:
+            earlier = table.events.filter(submission_key=key).first()
+            if earlier is not None:
+                if earlier.kind != TableEvent.Kind.MOVE or earlier.seat != seat or \
+                        earlier.data.get("move") != move:
+                    raise ActionError(_("This form was already used for another move."))
+                table.recorded_earlier = True
+                return table
         if table.status != Table.Status.RUNNING:
             raise TableClosed()
         if table.seq != based_on:
@@ -324,12 +371,15 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
         state = current_state(table)
         rules = get_rules(table.game)
         new_state = rules.apply(state, seat, move)  # pure; raises IllegalMove
-        return do_record_move(table=table, seat=seat, move=move, state=new_state, actor=actor)
+        return do_record_move(table=table, seat=seat, move=move, state=new_state, actor=actor,
+                              key=key or None)
 
 
-def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None) -> Table:
+def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None,
+                   key: str | None = None) -> Table:
     """Append the move event, refresh the snapshot and schedule effects."""
-    _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor)
+    _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor,
+                  submission_key=key)
     newly = _store_state(table, state)
     if actor is not None:
         # A move is a sign of the player at the table, after any decision it made them owe.
@@ -532,6 +582,8 @@ def check_book_vacation(*, user, first_day, last_day) -> Vacation:
         raise ActionError(_("A vacation cannot start in the past."))
     if last_day < first_day:
         raise ActionError(_("The last day must not be before the first."))
+    if (last_day - today).days > VACATION_MAX_AHEAD_DAYS:
+        raise ActionError(_("A vacation can be booked at most a year ahead."))
     days = (last_day - first_day).days + 1
     starts_at, ends_at = clocks.local_day_bounds(first_day, last_day, user.timezone)
     with transaction.atomic(durable=True):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -75,6 +76,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     group: str | None = None
     anonymous_slot: tuple[str, int] | None = None
+    _heartbeat_at: float = float("-inf")
 
     async def connect(self):
         try:
@@ -137,7 +139,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_heartbeat(self, message: dict) -> None:
         """The page sends one while its tab is visible and used (and at once when a
         push arrives there); a socket that stays silent counts as an idle tab and
-        no longer holds back turn mails."""
+        no longer holds back turn mails. Coalesced: at most one database write per
+        socket per interval, whatever the client sends (a flood of frames costs no
+        writes)."""
+        now = time.monotonic()
+        if now - self._heartbeat_at < settings.SOCKET_HEARTBEAT_WRITE_SECONDS:
+            return
+        self._heartbeat_at = now
         await live.run(presence.mark_present, table_id=self.table_id, user=self.user)
 
     async def on_hello(self, message: dict) -> None:

@@ -12,18 +12,84 @@ from . import clocks
 from .models import Table
 from .plugins import GameAppConfig, bot_level_label
 
+# A move is a small JSON document: bounded in size and nesting before it is parsed.
+MOVE_MAX_CHARS = 4000
+MOVE_MAX_DEPTH = 16
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in `text`, counted without parsing it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_move(text: str):
+    """A move payload as JSON; ValueError for anything too big, too deep or unreadable."""
+    if not isinstance(text, str) or len(text) > MOVE_MAX_CHARS or json_depth(text) > MOVE_MAX_DEPTH:
+        raise ValueError("move too large or too deeply nested")
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError("move is not JSON") from None
+
 
 class MoveForm(forms.Form):
-    """A move as JSON plus the table version it was chosen from."""
+    """A move as JSON plus the table version it was chosen from.
 
-    move = forms.CharField(max_length=4000)
-    based_on = forms.IntegerField(min_value=0)
+    `key` names the submission (one per drawn form): a retry of the same form is
+    recognised by the write path and answered with the first result.
+    """
+
+    move = forms.CharField(max_length=MOVE_MAX_CHARS)
+    based_on = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+    key = forms.RegexField(regex=r"^[A-Za-z0-9_-]{8,64}$", required=False)
 
     def clean_move(self):
         try:
-            return json.loads(self.cleaned_data["move"])
-        except (TypeError, ValueError):
+            return parse_move(self.cleaned_data["move"])
+        except ValueError:
             raise forms.ValidationError(_("That move could not be read.")) from None
+
+
+class InviteForm(forms.Form):
+    """Invite one player by username (CharField refuses NUL characters)."""
+
+    username = forms.CharField(max_length=150)
+
+
+class NextTableForm(forms.Form):
+    """`/tables/next/?after=<id>`: the table the player is on."""
+
+    after = forms.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
+
+
+class BoundedDateField(forms.DateField):
+    """A date the site can compute with: absurd years are refused with a message."""
+
+    MIN_YEAR, MAX_YEAR = 2000, 2100
+
+    def validate(self, value):
+        super().validate(value)
+        if value and not self.MIN_YEAR <= value.year <= self.MAX_YEAR:
+            raise forms.ValidationError(
+                _("Choose a date between the years %(first)s and %(last)s.")
+                % {"first": self.MIN_YEAR, "last": self.MAX_YEAR}, code="date_range")
 
 
 class NewTableForm(forms.Form):
@@ -121,5 +187,5 @@ class NewTableForm(forms.Form):
 class VacationForm(forms.Form):
     """A range of vacation days, in the player's own time zone."""
 
-    first_day = forms.DateField(label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = BoundedDateField(label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = BoundedDateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))

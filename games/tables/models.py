@@ -161,10 +161,17 @@ class TableEvent(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The client's key of the submission that wrote this event: a retry with the
+    # same key is answered with this event instead of writing another.
+    submission_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["table", "seq"]
-        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq"),
+            models.UniqueConstraint(fields=["table", "submission_key"], name="event_unique_submission",
+                                    condition=models.Q(submission_key__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.seq} {self.kind}"

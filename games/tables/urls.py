@@ -15,6 +15,7 @@ urlpatterns = [
     path("tables/<int:table_id>/abort", views.abort, name="abort"),
     path("tables/<int:table_id>/resign", views.resign, name="resign"),
     path("tables/<int:table_id>/invite", views.invite, name="invite"),
+    path("tables/<int:table_id>/invite-link", views.rotate_invite, name="rotate_invite"),
     path("tables/<int:table_id>/mute", views.mute, name="mute"),
     path("tables/<int:table_id>/reclaim", views.reclaim, name="reclaim"),
     path("vacation/", views.vacation, name="vacation"),

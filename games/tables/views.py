@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from games.engine import IllegalMove
 
-from . import actions, broadcast, presence, selectors
+from . import actions, broadcast, limits, presence, selectors
 from .errors import ActionError
-from .forms import MoveForm, NewTableForm, VacationForm
+from .forms import InviteForm, MoveForm, NewTableForm, NextTableForm, VacationForm
 from .models import Table
 from .plugins import game_config, listed_games
 
@@ -33,6 +33,11 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, ActionError):
         return str(exc.message)
     return str(exc)
+
+
+def bad_request(request, message: str) -> HttpResponse:
+    """A 400 page that says what was wrong with the request."""
+    return render(request, "400.html", {"message": message}, status=400)
 
 
 def home(request):
@@ -71,7 +76,12 @@ def new_table(request):
     if not game.listed:
         raise Http404(_("There is no such game."))
     form = NewTableForm(request.POST or None, game=game)
-    if request.method == "POST" and form.is_valid():
+    status = 200
+    if request.method == "POST" and form.is_valid() and (
+            limited := limits.refuse_table(request, invitees=len(form.invitee_names()))):
+        form.add_error(None, limited)
+        status = 429
+    elif request.method == "POST" and form.is_valid():
         try:
             table = actions.check_create_table(
                 creator=request.user, game=slug, players=form.cleaned_data["players"],
@@ -82,8 +92,10 @@ def new_table(request):
         except (ActionError, IllegalMove) as exc:
             form.add_error(None, error_text(exc))
         else:
+            limits.count_table(request, invitees=table.invitations.count())
             return redirect(table)
-    return render(request, "tables/new_table.html", {"form": form, "game": game})
+    return render(request, "tables/new_table.html", {"form": form, "game": game},
+                  status=status if status != 200 else 400 if form.errors else 200)
 
 
 def _token(request, table_id: int) -> str | None:
@@ -135,13 +147,20 @@ def table_context(request, table: Table, *, error: str | None = None, oob: bool 
 
 def table_page(request, table_id: int):
     """The table, drawn for this viewer from their seat's view."""
+    if "invite" in request.GET:
+        # The link's token goes into the session and the address bar loses it at once:
+        # it is not kept in history, shared screenshots or later requests' logs.
+        _visible_table(request, table_id)
+        return redirect("tables:table", table_id)
     table = _visible_table(request, table_id)
     return render(request, "tables/table.html", table_context(request, table))
 
 
-def render_live(request, table: Table, *, error: str | None = None) -> HttpResponse:
+def render_live(request, table: Table, *, error: str | None = None,
+                notice: str | None = None) -> HttpResponse:
     """The htmx answer: the play area, plus every other partial out of band."""
     context = table_context(request, table, error=error, oob=True)
+    context["notice"] = notice
     html = render_to_string("tables/table.html#play-area", {**context, "oob": False}, request)
     html += render_to_string("tables/_live.html", context, request)
     return HttpResponse(html)
@@ -153,9 +172,11 @@ def submit_move(request, table_id: int):
     """A move from a form, with or without JavaScript."""
     table = _visible_table(request, table_id)
     form = MoveForm(request.POST)
-    error = None
+    error = notice = None
     if not form.is_valid():
         error = _("That move could not be read.")
+        if not request.htmx:
+            return bad_request(request, error)
     else:
         seat = actions.seat_of(table, request.user)
         if seat is None:
@@ -167,16 +188,22 @@ def submit_move(request, table_id: int):
             page_id = request.headers.get("X-Page-Id") if request.htmx else None
             try:
                 with broadcast.answered_by_htmx(page_id, table.pk):
-                    actions.check_submit_move(
+                    done = actions.check_submit_move(
                         table_id=table.pk, seat=seat.position, move=form.cleaned_data["move"],
-                        based_on=form.cleaned_data["based_on"], actor=request.user)
+                        based_on=form.cleaned_data["based_on"], actor=request.user,
+                        key=form.cleaned_data["key"] or None)
             except (ActionError, IllegalMove) as exc:
                 error = error_text(exc)
+            else:
+                if done.recorded_earlier:
+                    notice = _("Your move was recorded.")
     table.refresh_from_db()
     if request.htmx:
-        return render_live(request, table, error=error)
+        return render_live(request, table, error=error, notice=notice)
     if error:
         messages.error(request, error)
+    elif notice:
+        messages.success(request, notice)
     return _see_other(table)
 
 
@@ -233,27 +260,51 @@ def resign(request, table_id: int):
 @login_required
 def invite(request, table_id: int):
     """Invite a player by username."""
-    username = request.POST.get("username", "")[:150]
-    return _simple_action(request, table_id, lambda t: actions.check_invite(
-        table_id=t.pk, user=request.user, username=username),
-        _("%(name)s was invited.") % {"name": username})
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return bad_request(request, " ".join(form.errors["username"]))
+    username = form.cleaned_data["username"]
+    limited = limits.refuse_invitations(request, 1)
+    if limited:
+        messages.error(request, limited)
+        return _see_other(_visible_table(request, table_id))
+
+    def invite_and_count(t):
+        invitation = actions.check_invite(table_id=t.pk, user=request.user, username=username)
+        limits.count_invitations(request, 1)
+        return invitation
+
+    return _simple_action(request, table_id, invite_and_count,
+                          _("%(name)s was invited.") % {"name": username})
+
+
+@require_POST
+@login_required
+def rotate_invite(request, table_id: int):
+    """The creator replaces the invitation link; the old one stops working."""
+    return _simple_action(request, table_id, lambda t: actions.check_rotate_invite(
+        table_id=t.pk, user=request.user),
+        _("There is a new invitation link: the old one no longer works."))
 
 
 @login_required
 def next_waiting(request):
     """Go to the next table waiting on me (after the one I am on)."""
+    form = NextTableForm(request.GET)
+    if not form.is_valid():
+        return bad_request(request, _("That is not a table number."))
+    current = form.cleaned_data["after"]
     waiting = selectors.tables_waiting_on(request.user)
-    current = request.GET.get("after")
     ids = [t.pk for t in waiting]
     if not ids:
         messages.info(request, _("No table is waiting on you."))
         return redirect("home")
     target = ids[0]
-    if current and current.isdigit() and int(current) in ids:
-        rest = [i for i in ids if i != int(current)]
+    if current and current in ids:
+        rest = [i for i in ids if i != current]
         if not rest:
             messages.info(request, _("No other table is waiting on you."))
-            return redirect("tables:table", int(current))
+            return redirect("tables:table", current)
         target = rest[0]
     return redirect("tables:table", target)
 
@@ -297,4 +348,4 @@ def vacation(request):
     return render(request, "tables/vacation.html", {
         "form": form, "days_left": vacation_days_left(request.user.pk),
         "vacations": Vacation.objects.filter(user=request.user).order_by("-starts_at")[:20],
-    })
+    }, status=400 if form.errors else 200)

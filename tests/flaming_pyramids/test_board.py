@@ -24,7 +24,7 @@ from games.tables.replay import current_state
 from tests.flaming_pyramids.helpers import position
 from tests.pages import client_for, fixed_seed, forms_in, keys, page, post_form
 
-PYRAMID_TILE = re.compile(r'<div class="fp-cell fp-at-cell[^"]*" style="[^"]*" data-tile="([a-z0-9-]+)"')
+PYRAMID_TILE = re.compile(r'<div class="fp-cell fp-at-cell[^"]*" data-tile="([a-z0-9-]+)"')
 HAND_TILE = re.compile(r'class="fp-hand-tile" data-tile="([a-z0-9-]+)"')
 LOG_KINDS = {"start", "turn", "place", "fall", "collapse", "explosion", "fire", "roll", "curse",
              "draw", "win"}

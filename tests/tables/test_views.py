@@ -124,7 +124,7 @@ def test_new_table_form_creates_a_table_with_bots_and_options(make_user):
     assert table.options == {"double_last": True} and table.status == "open"
     assert list(table.seats.order_by("position").values_list("bot_level", flat=True)) == ["", "greedy", ""]
     bad = client.post("/tables/new/", {"game": "high-card", "players": "9"})
-    assert bad.status_code == 200 and Table.objects.count() == 1
+    assert bad.status_code == 400 and Table.objects.count() == 1
 
 
 @pytest.mark.django_db

@@ -12,11 +12,10 @@ import re
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from games.flaming_pyramids import display
+from games.flaming_pyramids import display, layout_css
 from games.flaming_pyramids.rules import preview_view, tile_info
 
 register = template.Library()
@@ -138,7 +137,11 @@ class Grid:
         return self.max_r - r + 1
 
     def style(self, r: int, x: int) -> str:
-        return f"grid-column: {self.col(x)} / span 2; grid-row: {self.row(r)};"
+        """The cell's place as classes of layout.css (the CSP allows no style attribute)."""
+        col, row = self.col(x), self.row(r)
+        if not (1 <= col <= layout_css.MAX_COLUMNS and 1 <= row <= layout_css.MAX_ROWS):
+            raise ValueError(f"cell ({r}, {x}) is outside layout.css")
+        return f"fp-gc-{col} fp-gr-{row}"
 
 
 def _prompt(tv, view, names, me) -> list[str]:
@@ -269,12 +272,15 @@ def fp_board(tv) -> dict:
     for t in view.get("hand") or []:
         hints = [previews[(t["id"], k)] for k in spot_moves if (t["id"], k) in previews]
         hand.append(tile_data(t, hints=hints))
+    spot_index = {spot_key(s["r"], s["x"]): i for i, s in enumerate(view.get("spots") or [])}
+    for p in previews.values():
+        p["idx"] = spot_index.get(p["spot"], "x")
     spots = []
     for s in view.get("spots") or []:
         key = spot_key(s["r"], s["x"])
         hints = [spot_moves[key][t["id"]] for t in view.get("hand") or []
                  if t["id"] in spot_moves.get(key, {})]
-        spots.append({"key": key, "r": s["r"], "x": s["x"], "kind": s["kind"],
+        spots.append({"key": key, "idx": spot_index[key], "r": s["r"], "x": s["x"], "kind": s["kind"],
                       "style": grid.style(s["r"], s["x"]),
                       "text": display.spot_text(view, s["r"], s["x"]), "hints": hints,
                       "ghosts": [tile_data(t) for t in view.get("hand") or []] if can_place else []})
@@ -282,16 +288,6 @@ def fp_board(tv) -> dict:
     for t in hand:
         confirms.append({"tile": t, "spots": [spot_moves[s["key"]][t["id"]] for s in spots
                                               if t["id"] in spot_moves.get(s["key"], {})]})
-    rules_css = []
-    if can_place:
-        for t in hand:
-            if _SAFE_ID.match(t["id"]):
-                rules_css.append(f".fp:has(#fp-pick-{t['id']}:checked) .fp-for-{t['id']}"
-                                 "{display:var(--fp-show,block)}")
-        for s in spots:
-            rules_css.append(f".fp:has(#fp-spot-{s['key']}:checked) .fp-at-{s['key']}"
-                             "{display:var(--fp-show,block)}")
-
     landings = []
     if pending:
         for direction in ("left", "right"):
@@ -313,7 +309,7 @@ def fp_board(tv) -> dict:
         "cols": grid.cols, "rows": grid.rows, "tiles": tiles, "ghosts": ghost_tiles,
         "spots": spots, "landings": landings, "hand": hand, "confirms": confirms,
         "can_place": can_place, "single_spot": len(spots) == 1, "single_tile": len(hand) == 1,
-        "css": mark_safe("\n".join(rules_css)), "prompt": _prompt(tv, view, names, me),
+        "prompt": _prompt(tv, view, names, me),
         "seats": _seat_rows(tv, view, names, me), "recap": recap,
         "last_step": len(view.get("log", [])) - 1,
         "out": [tile_data(t) for t in view.get("out") or []],

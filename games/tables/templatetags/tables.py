@@ -8,6 +8,14 @@ from games.engine import get_rules
 register = template.Library()
 
 
+@register.simple_tag
+def submission_key() -> str:
+    """A fresh key for one drawn move form: a retry of that form re-sends the same key."""
+    import secrets
+
+    return secrets.token_urlsafe(16)
+
+
 @register.filter
 def game_name(slug: str) -> str:
     """A game's translated name from its slug."""

@@ -76,6 +76,10 @@
   }
   function start() {
     scan();
+    // The pick form only groups the radios: it is never sent (no inline handler: CSP).
+    document.addEventListener("submit", function (event) {
+      if (event.target && event.target.id === "fp-pick-form") { event.preventDefault(); }
+    });
     // The board is redrawn by htmx answers and socket pushes.
     new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
   }
