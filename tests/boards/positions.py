@@ -69,7 +69,7 @@ def table_view(game: str, state, viewer: int | None) -> TableView:
     tv.log = [{"text": config.log_line(e, view, names), "entry": e} for e in view.get("log", [])]
     if viewer is not None and not over:
         tv.moves = [{"move": m, "json": json.dumps(m, sort_keys=True),
-                     "label": config.move_label(m, view)}
+                     "label": config.move_label(m, view, names)}
                     for m in rules.legal_moves(state, viewer)]
     return tv
 
