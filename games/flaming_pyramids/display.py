@@ -7,6 +7,7 @@ the log entry are used: a log line never names a tile the entry does not carry.
 
 from __future__ import annotations
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
@@ -235,8 +236,9 @@ def log_line(entry: dict, view: dict, names: list[str]) -> str:
             return _("%(name)s placed %(tile)s %(where)s; it holds.") % params
         return _("%(name)s placed %(tile)s %(where)s, against the building rules!") % params
     if kind == "fall":
-        params = {"name": _name(names, entry.get("seat")), "tile": tile_name(entry["tile"]),
-                  "where": row_text(entry["to"][0])}
+        # The tile opens the sentence: "Red wood 20 falls...", not "red wood 20 falls...".
+        params = {"name": _name(names, entry.get("seat")),
+                  "tile": capfirst(tile_name(entry["tile"])), "where": row_text(entry["to"][0])}
         if entry.get("direction") == "left":
             return _("%(tile)s falls to the left, %(where)s (%(name)s chose).") % params
         return _("%(tile)s falls to the right, %(where)s (%(name)s chose).") % params
@@ -285,10 +287,25 @@ def log_line(entry: dict, view: dict, names: list[str]) -> str:
 
 # -- previews ---------------------------------------------------------------------------
 
+COUNT_MESSAGES = {
+    "This placement will collapse: {count} tiles come back to you.": lambda n: ngettext(
+        "This placement will collapse: {count} tile comes back to you.",
+        "This placement will collapse: {count} tiles come back to you.", n),
+    "This move causes mayhem: {count} tiles come back to you.": lambda n: ngettext(
+        "This move causes mayhem: {count} tile comes back to you.",
+        "This move causes mayhem: {count} tiles come back to you.", n),
+}
+
+
 def preview_text(preview: dict, names: list[str], seat: int | None) -> str:
     """The rules' own preview sentence, translated, with who else receives tiles."""
     params = {k: v for k, v in (preview.get("params") or {}).items()}
-    text = _(preview["message"]).format(**params) if preview.get("message") else ""
+    plural = COUNT_MESSAGES.get(preview.get("message"))
+    if plural is not None and isinstance(params.get("count"), int):
+        # "1 tiles": the rules' English template has no singular; pick the plural form here.
+        text = plural(params["count"]).format(**params)
+    else:
+        text = _(preview["message"]).format(**params) if preview.get("message") else ""
     if preview["move"].get("type") == "fall":
         lo, hi = preview["back"]["min"], preview["back"]["max"]
         if preview.get("quiet"):
@@ -339,3 +356,31 @@ def preview_badge(preview: dict) -> tuple[str, str]:
 def material_word(material: str) -> str:
     """A material's translated name ("straw")."""
     return str(MATERIAL_WORDS.get(material, material))
+
+
+# -- the results panel ------------------------------------------------------------------------
+
+def results(view: dict, outcome: dict, names: list[str]) -> dict:
+    """The end of the game: fewest tiles left first (hand and draw pile), and why."""
+    seats = view.get("seats") or []
+    order = sorted(range(len(seats)), key=lambda s: (s != view.get("winner"), seats[s]["tiles"], s))
+    rows, place, previous = [], 0, None
+    for k, s in enumerate(order):
+        left = seats[s]["tiles"]
+        if s == view.get("winner"):
+            place = 1
+        elif left != previous:
+            place = k + 1
+        previous = left
+        rows.append({"position": s, "place": place, "columns": [
+            ngettext("%(n)s tile", "%(n)s tiles", left) % {"n": left},
+            ngettext("%(n)s in hand", "%(n)s in hand", seats[s]["hand_size"]) % {"n": seats[s]["hand_size"]},
+            ngettext("%(n)s in the pile", "%(n)s in the pile", seats[s]["pile_size"]) % {
+                "n": seats[s]["pile_size"]},
+        ]})
+    why = ""
+    winner = view.get("winner")
+    if winner is not None and 0 <= winner < len(names):
+        why = _("%(name)s placed their last tile: no tiles left in hand or pile. The others are "
+                "ranked by the tiles they still have.") % {"name": names[winner]}
+    return {"headers": [_("Tiles left"), _("In hand"), _("In the pile")], "rows": rows, "why": why}

@@ -262,3 +262,33 @@ def _log_text(entry: dict, view: dict, names: list[str]) -> str:
             text += " " + _("%(names)s wins.") % {"names": winners}
         return text
     return ""
+
+
+# -- the results panel ------------------------------------------------------------------------
+
+def results(view: dict, outcome: dict, names: list[str]) -> dict:
+    """The end of the game: the ranking by VP with its tie-breaks, and why the winner won."""
+    final = view.get("outcome") or {}
+    ranking = final.get("ranking") or [p["seat"] for p in view.get("seats", [])]
+    seats = {p["seat"]: p for p in view.get("seats", [])}
+    rows = []
+    for k, s in enumerate(ranking):
+        p = seats[s]
+        rows.append({"position": s, "place": k + 1, "columns": [
+            str(p["vp"]), str(p["gizmo_count"]), str(p["stored"])]})
+    why = ""
+    if ranking:
+        top = seats[ranking[0]]
+        name = names[ranking[0]] if ranking[0] < len(names) else "?"
+        tiebreak = final.get("tiebreak")
+        if tiebreak == "gizmos":
+            why = _("%(name)s wins: tied on victory points (%(vp)s), with more gizmos (%(n)s).") % {
+                "name": name, "vp": top["vp"], "n": top["gizmo_count"]}
+        elif tiebreak == "energy":
+            why = _("%(name)s wins: tied on victory points and gizmos, with more energy left "
+                    "(%(n)s).") % {"name": name, "n": top["stored"]}
+        elif tiebreak == "turn_order":
+            why = _("%(name)s wins: tied on everything, and later in turn order.") % {"name": name}
+        else:
+            why = _("%(name)s has the most victory points: %(vp)s.") % {"name": name, "vp": top["vp"]}
+    return {"headers": [_("VP"), _("Gizmos"), _("Energy")], "rows": rows, "why": why}

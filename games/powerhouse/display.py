@@ -73,8 +73,10 @@ def type_text(piece: str) -> str:
         "color": color_word(color), "size": size_word(size)}
 
 
-def _player(seat) -> str:
-    # move_label has no names: seats are numbered as in the list of players.
+def _player(seat, names: list[str] | None = None) -> str:
+    # The name the board shows; without names, seats are numbered as in the list of players.
+    if names and isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
     return _("player %(n)s") % {"n": seat + 1 if isinstance(seat, int) else "?"}
 
 
@@ -89,8 +91,8 @@ def _count(view: dict, seat, piece: str) -> int:
 
 # -- buttons --------------------------------------------------------------------------------
 
-def move_label(move: dict, view: dict) -> str:
-    """A button text for `move`."""
+def move_label(move: dict, view: dict, names: list[str] | None = None) -> str:
+    """A button text for `move` (with the players' names as the board shows them)."""
     kind = move.get("type")
     you = view.get("you") or {}
     seat = you.get("seat")
@@ -118,10 +120,10 @@ def move_label(move: dict, view: dict) -> str:
         return _("End your turn")
     if kind == "give":
         return _("Give the %(type)s to %(player)s") % {
-            "type": type_text(pending.get("piece", "")), "player": _player(move["to"])}
+            "type": type_text(pending.get("piece", "")), "player": _player(move["to"], names)}
     if kind == "take":
         return _("Take a %(piece)s from %(player)s") % {
-            "piece": piece_text(move["piece"]), "player": _player(pending.get("to"))}
+            "piece": piece_text(move["piece"]), "player": _player(pending.get("to"), names)}
     if kind == "vapor":
         return _("Vapor: take nothing back")
     if kind == "discard":
@@ -195,3 +197,38 @@ def log_line(entry: dict, view: dict, names: list[str]) -> str:
     if kind == "resign":
         return _("%(name)s resigned.") % {"name": who}
     return ""
+
+
+# -- the results panel ------------------------------------------------------------------------
+
+def results(view: dict, outcome: dict, names: list[str]) -> dict:
+    """The end of the game: who won and why, and what each network held.
+
+    Powerhouse has one winner and no ranking among the others: they share second place.
+    """
+    winner = view.get("winner")
+    rows = []
+    for n in view.get("networks", []):
+        seat = n["seat"]
+        rows.append({
+            "position": seat, "place": 1 if seat == winner else 2,
+            "columns": [str(n["pieces"]), str(n["powerhouses"])],
+        })
+    rows.sort(key=lambda r: (r["place"], r["position"]))
+    why = ""
+    if winner is not None:
+        network = next((n for n in view.get("networks", []) if n["seat"] == winner), None)
+        size = ""
+        if network:
+            for z, row in enumerate(network["grid"]):
+                if row and all(k == 1 for k in row):
+                    size = view["sizes"][z]
+        name = names[winner] if 0 <= winner < len(names) else "?"
+        why = _("%(name)s has a clean powerhouse: one pyramid of each colour, all %(size)s, "
+                "and nothing else.") % {"name": name, "size": str(SIZE_WORDS_PLURAL.get(size, size))}
+        last = (view.get("log") or [{}])[-1]
+        turn_of = last.get("turn_of")
+        if last.get("kind") == "win" and turn_of is not None and turn_of != winner:
+            why += " " + _("It happened during %(other)s's turn.") % {
+                "other": names[turn_of] if 0 <= turn_of < len(names) else "?"}
+    return {"headers": [_("Pyramids left"), _("Powerhouses")], "rows": rows, "why": why}

@@ -7,6 +7,7 @@ See docs/adding-a-game.md.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from dataclasses import dataclass
 from types import ModuleType
@@ -85,10 +86,12 @@ class GameAppConfig(AppConfig):
         bot = self.bot
         return tuple(getattr(bot, "LEVELS", ("random",))) if bot else ("random",)
 
-    def move_label(self, move: dict, view: dict) -> str:
-        """A button text for `move`."""
+    def move_label(self, move: dict, view: dict, names: list[str] | None = None) -> str:
+        """A button text for `move`; `names` go to a display that takes them."""
         display = self.display
         if display and hasattr(display, "move_label"):
+            if names is not None and "names" in inspect.signature(display.move_label).parameters:
+                return display.move_label(move, view, names=names)
             return display.move_label(move, view)
         return json.dumps(move)
 

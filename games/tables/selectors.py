@@ -166,7 +166,7 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
     if viewer.seat is not None and table.status == Table.Status.RUNNING:
         result.moves = [
             {"move": move, "json": json.dumps(move, sort_keys=True),
-             "label": config.move_label(move, view)}
+             "label": config.move_label(move, view, names)}
             for move in rules.legal_moves(state, viewer.seat)
         ]
     return result

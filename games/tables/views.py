@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.engine import IllegalMove
+from games.engine import IllegalMove, get_rules
 
 from . import actions, broadcast, limits, presence, selectors
 from .errors import ActionError
@@ -248,10 +248,15 @@ def abort(request, table_id: int):
         table_id=t.pk, user=request.user), _("The table was aborted."))
 
 
-@require_POST
 @login_required
 def resign(request, table_id: int):
-    """Leave a running game."""
+    """Leave a running game: a second step confirms it (a POST with confirm=1)."""
+    if request.method != "POST" or request.POST.get("confirm") != "1":
+        table = _visible_table(request, table_id)
+        if actions.seat_of(table, request.user) is None or table.status != Table.Status.RUNNING:
+            return _see_other(table)
+        return render(request, "tables/resign_confirm.html", {
+            "table": table, "game_name": _(get_rules(table.game).name)})
     return _simple_action(request, table_id, lambda t: actions.check_resign(
         table_id=t.pk, user=request.user), _("You resigned."))
 

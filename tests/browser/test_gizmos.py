@@ -69,7 +69,7 @@ def test_a_whole_gizmos_game_against_a_bot_on_a_phone(new_context, live_server_a
             page.screenshot(path=str(shots_dir / "gizmos-phone-middle.png"), full_page=True)
 
     expect(page.locator(".outcome")).to_have_text(re.compile(r"won!"))
-    expect(page.locator("#board .gz-final")).to_contain_text("Final scoring")
+    expect(page.locator("#board [data-testid=results]")).to_contain_text("Results")
     expect(page.locator("#move-list")).to_contain_text("Game over")
     expect(page.locator("form.move-form button")).to_have_count(0)
     page.screenshot(path=str(shots_dir / "gizmos-phone-end.png"), full_page=True)

@@ -372,7 +372,7 @@ def test_the_log_tells_the_story():
                 {}, names) == "Bo placed red wood 20 in row 3; it holds."
     assert line({"kind": "fall", "seat": 0, "tile": "straw-blue-4", "from": [1, 1], "to": [0, 0],
                  "direction": "left"}, {}, names) == \
-        "blue straw 4 falls to the left, in the bottom row (Ana chose)."
+        "Blue straw 4 falls to the left, in the bottom row (Ana chose)."
     assert line({"kind": "collapse", "to": 2, "tile": {"tile": "millstone", "r": 1, "x": 1},
                  "sent": [{"tile": "stone-red-60", "r": 0, "x": 0}], "out": []}, {}, names) == \
         "Collapse! the Millstone does not hold: red stone 60 goes under Cy's pile."

@@ -171,7 +171,7 @@ def test_a_whole_game_against_bots_through_the_pages(make_user):
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED, (table.status, table.to_move, me)
     html = page(client, table)
-    assert "Final scoring" in html and "Game over" in html
+    assert 'data-testid="results"' in html and "Game over" in html
     assert not forms_in(html)
     assert current_state(table)["over"] and table.outcome["winners"]
 

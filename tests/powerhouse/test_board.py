@@ -145,7 +145,7 @@ def test_the_meltdown_limitation_option_shows_the_die_draws_left(make_user):
 @pytest.mark.django_db
 def test_a_resignation_ends_the_table_and_the_board_says_so(make_user):
     table, users = humans_table(make_user, 3)
-    response = client_for(users[1]).post(f"/tables/{table.pk}/resign")
+    response = client_for(users[1]).post(f"/tables/{table.pk}/resign", {"confirm": "1"})
     assert response.status_code == 303
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED

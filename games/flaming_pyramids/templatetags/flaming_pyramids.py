@@ -190,6 +190,8 @@ def _prompt(tv, view, names, me) -> list[str]:
 
 def _seat_rows(tv, view, names, me) -> list[dict]:
     rows = {row["position"]: row for row in tv.seats}
+    # Once the table is over (also by a resignation) nobody is to move.
+    running = tv.table.status == "running" and not view.get("over")
     order = list(range(view["players"]))
     if me is not None:
         order = order[me:] + order[:me]
@@ -197,8 +199,10 @@ def _seat_rows(tv, view, names, me) -> list[dict]:
     for s in order:
         info = view["seats"][s]
         out.append({
-            "seat": s, "name": names[s], "you": s == me, "active": s == view.get("active"),
-            "to_move": s in (view.get("to_move") or []), "winner": s == view.get("winner"),
+            "seat": s, "name": names[s], "you": s == me,
+            "active": running and s == view.get("active"),
+            "to_move": running and s in (view.get("to_move") or []),
+            "winner": s == view.get("winner"),
             "is_bot": rows.get(s, {}).get("is_bot", False),
             "previous": s == view.get("previous") and bool(view["options"].get("curse")),
             "hand_size": info["hand_size"], "pile_size": info["pile_size"], "tiles": info["tiles"],

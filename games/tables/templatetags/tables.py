@@ -54,3 +54,60 @@ def get_item(mapping, key):
             return mapping[str(key)]
         except (KeyError, IndexError, TypeError):
             return None
+
+
+ENDED_BY_TABLE = ("resign", "timeout", "abandoned")
+
+
+@register.simple_tag
+def table_results(tv) -> dict | None:
+    """The results panel of a finished table: ranking, what each player had, and why.
+
+    Each game's `display.results(view, outcome, names)` gives the columns and the reason;
+    a game ended by the table itself (resignation, clocks, abandonment) is ranked here:
+    the winners first, those who resigned or ran out of time last.
+    """
+    from games.tables.plugins import game_config
+
+    table = tv.table
+    if table.status != "finished" or tv.view is None:
+        return None
+    names = [row["name"] for row in tv.seats]
+    outcome = tv.outcome or {}
+    display = game_config(table.game).display
+    if display is not None and hasattr(display, "results"):
+        data = display.results(tv.view, outcome, names)
+    else:
+        data = {"headers": [], "why": "", "rows": [
+            {"position": row["position"], "place": 2, "columns": []} for row in tv.seats]}
+    winners = set(outcome.get("winners") or [])
+    resigned = {row["position"] for row in tv.seats if row["resigned"]}
+    reason = outcome.get("reason")
+    rows = list(data["rows"])
+    if reason in ENDED_BY_TABLE:
+        for row in rows:
+            row["place"] = (1 if row["position"] in winners
+                            else 3 if row["position"] in resigned else 2)
+        win_names = [names[w] for w in sorted(winners) if 0 <= w < len(names)]
+        if reason == "abandoned":
+            data["why"] = _("Nobody moved for 30 days: the table was abandoned.")
+        elif not win_names:
+            data["why"] = _("The game ended when a player resigned.")
+        elif reason == "resign":
+            data["why"] = _("%(name)s wins: the other players resigned.") % {
+                "name": ", ".join(win_names)}
+        else:
+            data["why"] = _("%(name)s wins: the other players ran out of time.") % {
+                "name": ", ".join(win_names)}
+    rows.sort(key=lambda r: r["place"])
+    # Competition ranking: equal places share a number, the next one skips.
+    places = [r["place"] for r in rows]
+    by_seat = {row["position"]: row for row in tv.seats}
+    for row in rows:
+        row["place"] = 1 + sum(1 for p in places if p < row["place"])
+        seat = by_seat.get(row["position"], {})
+        row["name"] = names[row["position"]] if row["position"] < len(names) else "?"
+        row["winner"] = row["position"] in winners
+        row["resigned"] = row["position"] in resigned
+        row["is_you"] = bool(seat.get("is_you"))
+    return {"headers": data["headers"], "rows": rows, "why": data["why"]}
