@@ -56,6 +56,7 @@ def test_every_page_carries_the_headers_and_nothing_inline(make_user):
         for path in paths:
             response = client.get(path)
             assert response.status_code in (200, 302, 400, 404), (path, response.status_code)
+            assert response.headers.get("X-Frame-Options") == "DENY", path
             assert_strict_headers(path, response)
             if response.status_code != 302:
                 assert_nothing_inline(path, response.content.decode())
