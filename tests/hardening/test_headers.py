@@ -65,8 +65,6 @@ def test_every_page_carries_the_headers_and_nothing_inline(make_user):
 
 
 def test_the_htmx_answer_and_the_socket_push_draw_nothing_inline(running_table):
-    from games.tables.views import render_live  # noqa: F401 - the answer checked below
-
     table = running_table
     table.refresh_from_db()
     user = table.seats.get(position=table.to_move[0]).user
