@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # gzip for HTML and htmx answers; Django adds random bytes to each (BREACH mitigation).
     "django.middleware.gzip.GZipMiddleware",
+    # Early, so every response carries the headers, also those answered by a middleware.
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything that reads the session: an exhausted pool answers 503, not 500.
     "games.tables.middleware.PoolGuardMiddleware",
@@ -80,12 +83,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "config.middleware.RefuseNulMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last: its 400 answer passes through every middleware above (headers, sessions).
+    "config.middleware.RefuseNulMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

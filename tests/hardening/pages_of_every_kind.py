@@ -21,7 +21,7 @@ def running_tables(creator) -> dict:
 def page_paths(tables: dict, *, staff: bool) -> list[str]:
     """Every kind of page a signed-in player (and, with `staff`, an admin) sees."""
     paths = ["/", "/tables/", "/tables/new/", "/vacation/", "/profile/", "/accounts/email/",
-             "/accounts/password/change/", "/tables/next/?after=x"]
+             "/accounts/password/change/", "/tables/next/?after=x", "/tables/?q=%00"]
     for slug, table in tables.items():
         paths += [f"/tables/new/?game={slug}", f"/tables/{table.pk}/"]
     if staff:

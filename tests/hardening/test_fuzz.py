@@ -77,7 +77,7 @@ def test_move_posts_never_5xx_and_junk_changes_nothing(running_table):
 def test_table_actions_never_5xx_and_refusals_change_nothing(running_table, make_user):
     table = running_table
     stranger = client_for(make_user("eve"))
-    paths = ["invite", "join", "leave", "abort", "resign", "mute", "reclaim"]
+    paths = ["invite", "invite-link", "join", "leave", "abort", "resign", "mute", "reclaim"]
 
     @FUZZ
     @given(path=st.sampled_from(paths), fields=st.dictionaries(

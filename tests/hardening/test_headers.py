@@ -56,6 +56,7 @@ def test_every_page_carries_the_headers_and_nothing_inline(make_user):
         for path in paths:
             response = client.get(path)
             assert response.status_code in (200, 302, 400, 404), (path, response.status_code)
+            assert response.headers.get("X-Frame-Options") == "DENY", path
             assert_strict_headers(path, response)
             if response.status_code != 302:
                 assert_nothing_inline(path, response.content.decode())
@@ -64,8 +65,6 @@ def test_every_page_carries_the_headers_and_nothing_inline(make_user):
 
 
 def test_the_htmx_answer_and_the_socket_push_draw_nothing_inline(running_table):
-    from games.tables.views import render_live  # noqa: F401 - the answer checked below
-
     table = running_table
     table.refresh_from_db()
     user = table.seats.get(position=table.to_move[0]).user

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 
@@ -124,7 +123,7 @@ def test_a_move_whose_response_was_lost_after_the_commit_is_recorded_once(runnin
             killer.execute("SELECT pg_terminate_backend(%s)", [pid])
         return result
 
-    if not connection.vendor == "postgresql":
+    if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL to drop a connection")
     monkeypatch.setattr(views.actions, "check_submit_move", commit_then_lose_the_connection)
     lost = Client(HTTP_HOST="localhost", raise_request_exception=False)

@@ -96,7 +96,7 @@ def test_the_admin_login_is_throttled_like_every_login(throttles, make_user):
 def test_the_admin_login_signs_staff_in_through_allauth(throttles, make_user):
     make_user("root", is_staff=True, is_superuser=True)
     client = browser()
-    response = login(client, "root", PASSWORD) 
+    response = login(client, "root", PASSWORD)
     assert response.status_code == 302
     assert client.get("/admin/").status_code == 200
 
