@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games.tables",
+    "games.chat",
     # Games: one line each (see docs/adding-a-game.md).
     "games.flaming_pyramids",
     "games.powerhouse",
@@ -124,6 +125,10 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Rate-limit counters must be shared by every web process: Redis when there is one.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": env("CHANNELS_PREFIX", "")}}
 
 # Celery: on Redis when REDIS_URL is set, else every task runs in-process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL or "memory://")
@@ -148,6 +153,8 @@ CELERY_BEAT_SCHEDULE = {
     # Daily digests go out at each user's chosen hour: look every hour.
     "send-digests": {"task": "games.tables.tasks.send_digests",
                      "schedule": crontab(minute=2)},
+    # Chat mails to players who asked for them (at most one per table an hour).
+    "send-chat-mails": {"task": "games.chat.tasks.send_chat_mails", "schedule": 300.0},
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -174,6 +181,8 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pyramid Tables] "
 ACCOUNT_RATE_LIMITS = False if env_bool("DISABLE_RATE_LIMITS") else {}
+# django-ratelimit (chat limits): off with DISABLE_RATE_LIMITS, like allauth's.
+RATELIMIT_ENABLE = not env_bool("DISABLE_RATE_LIMITS")
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 
 EMAIL_BACKEND = env(
@@ -234,6 +243,8 @@ TURN_MAIL_SOCKET_FRESH_SECONDS = int(env("TURN_MAIL_SOCKET_FRESH_SECONDS", "120"
 # Failed mail deliveries are retried after 1, 2, 4, ... times this (at most an hour).
 MAIL_RETRY_BASE_SECONDS = int(env("MAIL_RETRY_BASE_SECONDS", "60"))
 MAIL_MAX_ATTEMPTS = int(env("MAIL_MAX_ATTEMPTS", "12"))
+# A table's chat takes messages until this many days after the table ended.
+CHAT_CLOSE_AFTER_DAYS = int(env("CHAT_CLOSE_AFTER_DAYS", "7"))
 
 LOGGING = {
     "version": 1,

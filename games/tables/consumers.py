@@ -11,6 +11,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from games.chat.consumers import ChatConsumerMixin
+
 from . import actions
 from .models import Table
 from .views import SESSION_TOKENS, table_context
@@ -55,7 +57,7 @@ def scope_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class TableConsumer(WebsocketConsumer):
+class TableConsumer(ChatConsumerMixin, WebsocketConsumer):
     """One open table page. Receives `table.changed` with ids only, renders for its viewer."""
 
     def connect(self):

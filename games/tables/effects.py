@@ -36,6 +36,9 @@ def after_commit_moved(table, newly_owing: list[int]) -> None:
     humans = [p for p in newly_owing if p not in bots]
     finished = table.status == table.Status.FINISHED
     transaction.on_commit(lambda: _notify(table_id, seq, humans, finished))
+    from games.chat import hooks as chat_hooks  # bots' greeting and "good game"
+
+    transaction.on_commit(lambda: chat_hooks.table_moved(table_id))
 
 
 def after_commit_invitations(table_id: int, user_ids: list[int]) -> None:

@@ -128,7 +128,12 @@ def _seat_context(table: Table, user, position: int | None) -> dict:
     if last is not None:
         mover = next((s["name"] for s in tv.seats if s["position"] == last.seat), None)
     seat = table.seats.filter(position=position).first() if position is not None else None
+    from games.chat.mail import chat_since
+
+    moved_at = (table.events.filter(kind="move", seat=position).order_by("-seq")
+                .values_list("created_at", flat=True).first())
     return {"tv": tv, "table": table, "user": user, "since": since[-12:], "mover": mover,
+            "chat": chat_since(table, user, moved_at),
             "url": settings.SITE_URL + table.get_absolute_url(),
             "deadline": clocks.seat_deadline(seat) if seat else None,
             "time_control": clocks.describe(table.time_control)}
@@ -342,8 +347,11 @@ def digest_mails(*, now: datetime) -> list[int]:
         turns = [t for t in selectors.turns_waiting_on(user) if not t["seat"].muted]
         if not turns:
             continue
-        items = [{**turn, "url": settings.SITE_URL + turn["table"].get_absolute_url()}
-                 for turn in turns]
+        from games.chat.mail import chat_since
+
+        with translation.override(_language(user)), timezone.override(_zone(user)):
+            items = [{**turn, "url": settings.SITE_URL + turn["table"].get_absolute_url(),
+                      "chat": chat_since(turn["table"], user)} for turn in turns]
         mail = _compose(user=user, table=None, kind="digest", template="digest", category="turn",
                         context={"turns": items}, key=key)
         if mail is not None:

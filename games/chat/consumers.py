@@ -1,0 +1,34 @@
+"""The chat's part of the table socket: a mixin of the table consumer.
+
+Chat arrives as its own `chat.message` event on the table's group (never inside
+`table.changed`): each connection checks that its viewer may read the message
+(channel, mutes, the spectators' channel shown or hidden) and renders it for them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from . import render
+
+log = logging.getLogger(__name__)
+
+
+class ChatConsumerMixin:
+    def websocket_connect(self, message):
+        super().websocket_connect(message)  # runs the table consumer's connect()
+        if getattr(self, "group", None):  # accepted: catch up on missed messages
+            html = render.catch_up_html(self.scope, self.table_id)
+            if html:
+                self.send(text_data=html)
+
+    def chat_message(self, event):
+        if not getattr(self, "group", None):
+            return
+        try:
+            html = render.push_html(self.scope, self.table_id, int(event["message_id"]))
+        except Exception:  # noqa: BLE001 - one bad render must not close the socket
+            log.exception("chat push %s failed", event)
+            return
+        if html:
+            self.send(text_data=html)
