@@ -7,6 +7,7 @@ Pushes go out after commit as their own `chat.message` event on the table's grou
 from __future__ import annotations
 
 import logging
+import unicodedata
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -33,11 +34,17 @@ class ChatError(Exception):
         self.message = message
 
 
+def _plain(text: str) -> str:
+    """Text without control characters (line breaks and tabs kept)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
+
+
 def clean_body(body) -> str:
     """The text of a message: trimmed; refused if empty or longer than allowed."""
     if not isinstance(body, str):
         raise ChatError(_("A message must be text."))
-    body = body.replace("\r\n", "\n").replace("\x00", "").strip()
+    body = _plain(body).strip()
     if not body:
         raise ChatError(_("Write something first."))
     if len(body) > MAX_LENGTH:
@@ -142,7 +149,7 @@ def save_note(*, table: Table, user, text) -> SeatNote:
     seat = Seat.objects.filter(table=table, user=user).first()
     if seat is None:
         raise ChatError(_("Only the players of this table have notes here."))
-    text = text.replace("\r\n", "\n").replace("\x00", "")
+    text = _plain(text)
     if len(text) > NOTES_MAX_LENGTH:
         raise ChatError(_("Notes can have at most %(max)s characters.") % {"max": NOTES_MAX_LENGTH})
     note, _created = SeatNote.objects.update_or_create(

@@ -48,6 +48,9 @@ def test_players_chat_live_and_a_hidden_spectator_channel_stays_hidden(new_conte
     cy = new_context(viewport=DESKTOP).new_page()
     for page, name in ((ana, "ana"), (bo, "bo"), (cy, "cy")):
         sign_in(page, login=name)
+    bo_user.language = "es"  # bo reads the table in Spanish
+    bo_user.save(update_fields=["language"])
+    for page in (ana, bo, cy):
         open_table(page, table)
 
     # On the phone the chat starts folded below the board; one tap opens it.
@@ -86,7 +89,7 @@ def test_players_chat_live_and_a_hidden_spectator_channel_stays_hidden(new_conte
 
     # bo hides the spectators' channel (a plain form), ana keeps it shown.
     bo.locator("#chat-body").fill("")
-    bo.get_by_role("button", name="Hide the spectators' chat").click()
+    bo.get_by_role("button", name="Ocultar el chat de los espectadores").click()
     expect(bo.locator(LIVE)).to_have_count(1)
     expect(bo.locator("#chat-log-spectators")).to_have_count(0)
     send(cy, "psst, play the ten")
@@ -94,6 +97,18 @@ def test_players_chat_live_and_a_hidden_spectator_channel_stays_hidden(new_conte
     send(ana, "did you see that?")
     expect(bo.locator("#chat-log-players")).to_contain_text("did you see that?")
     assert "psst" not in bo.content(), "a hidden spectator message reached bo"
+    assert_not_reloaded(ana)
+
+    # Private notes save as ana types (debounced), and only ana's page has them.
+    from games.chat.models import SeatNote
+
+    ana.locator("#notes-text").fill("she keeps the purple battery for the end")
+    expect(ana.locator("#notes-status")).to_contain_text("Saved")
+    assert SeatNote.objects.get(seat__user=ana_user).text.endswith("for the end")
+    bo.reload()
+    expect(bo.locator(LIVE)).to_have_count(1)
+    expect(bo.locator("#chat")).to_contain_text("Chat de los jugadores")
+    assert "purple battery" not in bo.content()
     assert_not_reloaded(ana)
     ana.screenshot(path=str(shots_dir / "chat-desktop.png"), full_page=True)
     bo.screenshot(path=str(shots_dir / "chat-phone.png"), full_page=True)
