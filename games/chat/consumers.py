@@ -15,12 +15,8 @@ log = logging.getLogger(__name__)
 
 
 class ChatConsumerMixin:
-    def websocket_connect(self, message):
-        super().websocket_connect(message)  # runs the table consumer's connect()
-        if getattr(self, "group", None):  # accepted: catch up on missed messages
-            html = render.catch_up_html(self.scope, self.table_id)
-            if html:
-                self.send(text_data=html)
+    """Handles `chat.message`; the page fetches missed messages itself when its socket opens
+    (GET chat/logs), so a connect sends nothing more than the table consumer's own push."""
 
     def chat_message(self, event):
         if not getattr(self, "group", None):

@@ -74,17 +74,8 @@ def push_html(scope, table_id: int, message_id: int) -> str | None:
             "table": message.table, "user": user, "request": request}, request)
 
 
-def catch_up_html(scope, table_id: int) -> str | None:
-    """Every readable log, swapped out of band (a reconnecting page may have missed pushes)."""
-    from games.tables.consumers import scope_language
-
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return None
-    user = scope.get("user")
-    reader = reader_for(table, user)
-    request = _scope_request(scope)
-    with translation.override(scope_language(scope)), timezone.override(_zone(user)):
-        return render_to_string("chat/_logs_oob.html", {
-            "sections": sections(reader), "reader": reader, "table": table, "user": user,
-            "request": request}, request)
+def logs_context(request, table: Table) -> dict:
+    """Every readable log of the request's user, for an out-of-band refresh of the page."""
+    reader = reader_for(table, request.user)
+    return {"sections": sections(reader), "reader": reader, "table": table,
+            "user": request.user, "request": request}

@@ -6,6 +6,7 @@ app_name = "chat"
 
 urlpatterns = [
     path("tables/<int:table_id>/chat/post", views.post_message, name="post"),
+    path("tables/<int:table_id>/chat/logs", views.logs, name="logs"),
     path("tables/<int:table_id>/chat/spectators", views.spectators, name="spectators"),
     path("tables/<int:table_id>/notes", views.notes, name="notes"),
     path("chat/mute/<int:user_id>", views.mute, name="mute"),

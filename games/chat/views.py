@@ -20,7 +20,7 @@ from games.tables.views import SESSION_TOKENS
 
 from . import limits, services
 from .models import ChatMessage, ChatMute
-from .render import panel_context
+from .render import logs_context, panel_context
 from .selectors import chat_settings, display, reader_for, seat_names
 
 def _token(request, table_id: int) -> str | None:
@@ -67,6 +67,12 @@ def post_message(request, table_id: int):
     if error:
         messages.error(request, error)
     return _back_to_chat(table)
+
+
+def logs(request, table_id: int):
+    """The readable logs, swapped out of band: a page whose socket (re)opens catches up."""
+    table = _visible_table(request, table_id)
+    return render(request, "chat/_logs_oob.html", logs_context(request, table))
 
 
 @require_POST

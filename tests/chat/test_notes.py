@@ -23,6 +23,7 @@ def everything_others_can_load(table, users, staff=None) -> dict[str, str]:
         client = client_for(user)
         pages[user.username] = page(client, table)
         pages[f"{user.username} settings"] = client.get("/chat/settings/").content.decode()
+        pages[f"{user.username} logs"] = client.get(f"/tables/{table.pk}/chat/logs").content.decode()
     if staff is not None:
         client = client_for(staff)
         for url in (f"/admin/tables/table/{table.pk}/change/", "/admin/chat/chatmessage/",
@@ -92,7 +93,7 @@ async def test_a_note_never_reaches_a_push_or_a_mail(trio):
             for _ in range(expected):
                 received[i].append(await comm.receive_from(timeout=10))
 
-    await drain(2)  # the table push and the chat catch-up
+    await drain(1)  # the table push on connect
     await sync_to_async(make_move)(table.pk)  # a table redraw to every socket
     await drain(1)
     await sync_to_async(post_chat)(cy, table, "a spectator says hi")  # a chat push to all

@@ -33,6 +33,15 @@
     if (log) { settle(log, following.has(target) ? following.get(target) : true); }
   });
 
+  // When the table socket opens (first time or after a drop), fetch the logs once:
+  // messages written while the page loaded or the socket was down appear too.
+  document.addEventListener("htmx:wsOpen", function () {
+    var panel = document.getElementById("chat");
+    if (panel && panel.dataset.logsUrl && window.htmx) {
+      window.htmx.ajax("GET", panel.dataset.logsUrl, {source: panel, swap: "none"});
+    }
+  });
+
   // Ctrl+Enter (or Cmd+Enter) sends.
   document.addEventListener("keydown", function (event) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && event.target.id === "chat-body") {
