@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "accounts",
     "games.tables",
+    "games.chat",
     # Games: one line each (see docs/adding-a-game.md).
     "games.flaming_pyramids",
     "games.powerhouse",
@@ -184,6 +185,8 @@ CELERY_BEAT_SCHEDULE = {
     # Daily digests go out at each user's chosen hour: look every hour.
     "send-digests": {"task": "games.tables.tasks.send_digests",
                      "schedule": crontab(minute=2)},
+    # Chat mails to players who asked for them (at most one per table an hour).
+    "send-chat-mails": {"task": "games.chat.tasks.send_chat_mails", "schedule": 300.0},
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -322,6 +325,8 @@ SOCKET_HEARTBEAT_WRITE_SECONDS = int(env("SOCKET_HEARTBEAT_WRITE_SECONDS", "30")
 MAIL_RETRY_BASE_SECONDS = int(env("MAIL_RETRY_BASE_SECONDS", "60"))
 # ... for this many hours; the first failure after that marks the mail failed (admin, log).
 MAIL_RETRY_HOURS = int(env("MAIL_RETRY_HOURS", "72"))
+# A table's chat takes messages until this many days after the table ended.
+CHAT_CLOSE_AFTER_DAYS = int(env("CHAT_CLOSE_AFTER_DAYS", "7"))
 
 LOGGING = {
     "version": 1,

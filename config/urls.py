@@ -15,5 +15,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
     path("", include("games.tables.urls")),
+    path("", include("games.chat.urls")),
     path("", tables_views.home, name="home"),
 ]

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.middleware.csrf import CSRF_SECRET_LENGTH, get_token
 from django.utils.translation import trans_real
 
+from games.chat.consumers import ChatConsumerMixin
+
 from . import actions, live, presence
 from .models import Table
 from .views import SESSION_TOKENS
@@ -71,7 +73,7 @@ def _current_seq(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
     """One open table page. Receives `table.changed` (ids and seq only) and pushes the difference."""
 
     group: str | None = None

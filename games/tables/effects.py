@@ -40,6 +40,9 @@ def after_commit_moved(table, newly_owing: list[int]) -> None:
     transaction.on_commit(lambda: _notify(table_id, seq, humans, finished))
     # Every page of the players: the live "your turn" count, lists and notification.
     transaction.on_commit(lambda: broadcast.player_turns(table_id, humans))
+    from games.chat import hooks as chat_hooks  # bots' greeting and "good game"
+
+    transaction.on_commit(lambda: chat_hooks.table_moved(table_id))
 
 
 def after_commit_invitations(table_id: int, user_ids: list[int]) -> None:

@@ -116,6 +116,8 @@ def _zone(user):
 
 def _seat_context(table: Table, user, position: int | None) -> dict:
     """What a mail about `table` may say to `user`: built from their seat's view only."""
+    from games.chat.mail import chat_since
+
     from . import clocks, selectors
     from .since import since_last_move
 
@@ -126,7 +128,10 @@ def _seat_context(table: Table, user, position: int | None) -> dict:
     if last is not None:
         mover = next((s["name"] for s in tv.seats if s["position"] == last.seat), None)
     seat = table.seats.filter(position=position).first() if position is not None else None
+    moved_at = (table.events.filter(kind="move", seat=position).order_by("-seq")
+                .values_list("created_at", flat=True).first()) if position is not None else None
     return {"tv": tv, "table": table, "user": user, "since": since, "mover": mover,
+            "chat": chat_since(table, user, moved_at),
             "card_opponents": [s["name"] for s in tv.seats if not s["is_you"]],
             "card_waiting": [s for s in tv.seats if s["to_move"]],
             "url": settings.SITE_URL + table.get_absolute_url(),
@@ -288,6 +293,8 @@ def vacation_mail(*, table_id: int, user_id: int, vacation_id: int) -> int | Non
 
 def _digest_item(turn: dict, user) -> dict:
     """One waiting table of a digest: its opponents, what happened, its deadline."""
+    from games.chat.mail import chat_since
+
     from . import selectors
     from .since import since_last_move
 
@@ -296,7 +303,8 @@ def _digest_item(turn: dict, user) -> dict:
     return {**turn, "url": settings.SITE_URL + table.get_absolute_url(),
             "opponents": [s["name"] for s in seats if not s["is_you"]],
             "waiting": [s for s in seats if s["to_move"]],
-            "since": since_last_move(table, user)}
+            "since": since_last_move(table, user),
+            "chat": chat_since(table, user)}
 
 
 def digest_mails(*, now: datetime, users=None) -> list[int]:

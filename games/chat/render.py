@@ -1,0 +1,81 @@
+"""Rendering chat for one reader: the page's panel, one pushed message, a catch-up."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.tables.models import Table
+
+from .models import ChatMessage
+from .selectors import (Reader, display, reader_for, readable, seat_names, write_refusal)
+
+Channel = ChatMessage.Channel
+
+
+def channel_title(channel: str, reader: Reader) -> str:
+    if channel == Channel.PLAYERS:
+        return _("Players' chat")
+    return _("Spectators' chat")
+
+
+def sections(reader: Reader, messages: list[ChatMessage] | None = None) -> list[dict]:
+    """One section per readable channel, each with its messages prepared for display."""
+    messages = readable(reader) if messages is None else messages
+    names = seat_names(reader.table)
+    return [{"channel": channel, "title": channel_title(channel, reader),
+             "messages": [display(m, names) for m in messages if m.channel == channel]}
+            for channel in reader.channels]
+
+
+def panel_context(request, table: Table, *, error: str | None = None, body: str = "") -> dict:
+    """Everything `chat/_panel.html` draws for the request's user."""
+    from .services import note_for
+
+    reader = reader_for(table, request.user)
+    return {"table": table, "reader": reader, "sections": sections(reader),
+            "refusal": write_refusal(reader), "error": error, "body": body,
+            "note": note_for(table, request.user) if reader.is_player else None,
+            "request": request, "user": request.user}
+
+
+def _zone(user):
+    try:
+        return zoneinfo.ZoneInfo(getattr(user, "timezone", "") or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _scope_request(scope):
+    from games.tables.consumers import _Request
+
+    return _Request(scope)
+
+
+def push_html(scope, table_id: int, message_id: int) -> str | None:
+    """One new message, appended out of band, if this socket's viewer may read it."""
+    from games.tables.consumers import scope_language
+
+    message = ChatMessage.objects.select_related("author", "table").filter(
+        pk=message_id, table_id=table_id).first()
+    if message is None:
+        return None
+    user = scope.get("user")
+    reader = reader_for(message.table, user)
+    if not reader.may_read(message):
+        return None
+    request = _scope_request(scope)
+    with translation.override(scope_language(scope)), timezone.override(_zone(user)):
+        return render_to_string("chat/_push.html", {
+            "m": display(message, seat_names(message.table)), "reader": reader,
+            "table": message.table, "user": user, "request": request}, request)
+
+
+def logs_context(request, table: Table) -> dict:
+    """Every readable log of the request's user, for an out-of-band refresh of the page."""
+    reader = reader_for(table, request.user)
+    return {"sections": sections(reader), "reader": reader, "table": table,
+            "user": request.user, "request": request}
