@@ -49,10 +49,32 @@ def _zone(user):
         return zoneinfo.ZoneInfo("UTC")
 
 
-def _scope_request(scope):
-    from games.tables.consumers import _Request
+class _ScopeRequest:
+    """The little of a request that the chat templates use, built from the socket's scope
+    (a chat push is rendered per connection, so its forms carry that page's CSRF token)."""
 
-    return _Request(scope)
+    def __init__(self, scope):
+        from django.conf import settings
+
+        self.user = scope.get("user")
+        self.session = scope.get("session")
+        self.htmx = True
+        self.META = {"CSRF_COOKIE": value for name, value in (scope.get("cookies") or {}).items()
+                     if name == settings.CSRF_COOKIE_NAME}
+        self.GET = {}
+        self.path = ""
+        self.scheme = "https" if scope.get("scheme") == "wss" else "http"
+        self._host = dict(scope.get("headers") or []).get(b"host", b"localhost").decode("latin1")
+
+    def build_absolute_uri(self, location: str) -> str:
+        return f"{self.scheme}://{self._host}{location}"
+
+    def get_full_path(self) -> str:
+        return self.path
+
+
+def _scope_request(scope):
+    return _ScopeRequest(scope)
 
 
 def push_html(scope, table_id: int, message_id: int) -> str | None:

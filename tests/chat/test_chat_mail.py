@@ -32,6 +32,10 @@ def test_the_turn_mail_includes_the_chat_since_the_players_last_move(smtp, trio)
     ChatMute.objects.create(user=other, muted=cy)
     client_for(mover).post(f"/tables/{table.pk}/notes", {"text": "secret note of the mover"})
     play(table.pk, first)
+    # `other` was at the table a moment ago (their chat post): the turn mail waits
+    # until they are no longer there, then the sweep sends it.
+    with time_machine.travel(timezone.now() + timedelta(minutes=5)):
+        tasks.send_pending_turn_mails()
     [mail] = smtp.to(other)
     text = body(mail)
     assert "your move, take your time" in text
@@ -47,7 +51,9 @@ def test_the_turn_mail_includes_the_chat_since_the_players_last_move(smtp, trio)
 
 def test_chat_since_reads_like_the_page_in_the_readers_language_and_zone(trio):
     table, ana, bo, cy = trio
-    when = datetime(2026, 6, 1, 12, 0, tzinfo=dt_timezone.utc)
+    # After the players' last visit (joining the table): only newer chat is "since".
+    when = timezone.now().replace(microsecond=0) + timedelta(days=30)
+    when = when.replace(hour=12, minute=0, second=0).astimezone(dt_timezone.utc)
     with time_machine.travel(when, tick=False):
         post_chat(ana, table, "line one\nline two")
         post_chat(cy, table, "from the rail")
@@ -70,13 +76,15 @@ def test_the_digest_includes_the_chat_of_each_waiting_table(smtp, make_user):  #
     with time_machine.travel(datetime(2027, 1, 15, 5, 0, tzinfo=dt_timezone.utc), tick=False):
         table = actions.check_create_table(creator=ana, game="high-card", players=2,
                                            bots={1: "random"})
-        post_chat(cy, table, "watching you two")
+    with time_machine.travel(datetime(2027, 1, 15, 5, 30, tzinfo=dt_timezone.utc), tick=False):
+        post_chat(cy, table, "watching you two")  # after ana left the page
     with time_machine.travel(datetime(2027, 1, 15, 7, 2, tzinfo=dt_timezone.utc), tick=False):
         tasks.send_digests()
     [digest] = smtp.to(ana)
     text = body(digest)
     assert f"/tables/{table.pk}/" in text
-    assert "Hello! Have a good game." in text, "the bot's greeting"
+    # The bot greeted as ana opened the table: she saw it there, so it is not mailed again.
+    assert "Hello! Have a good game." not in text, "chat seen on the page is mailed again"
     assert "cy (spectator): watching you two" in text
 
 

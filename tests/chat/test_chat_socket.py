@@ -13,7 +13,7 @@ import pytest
 import time_machine
 from asgiref.sync import sync_to_async
 
-from tests.tables.test_consumers import connect
+from tests.tables.test_consumers import connect, hello
 
 from .helpers import post_chat, texts
 
@@ -24,6 +24,7 @@ async def joined(table, user=None):
     """A connected socket, with the table consumer's first push read."""
     comm, ok = await connect(table.pk, user=user)
     assert ok
+    await hello(comm, None)  # a page that does not say its seq is sent everything
     first = await comm.receive_from(timeout=10)
     assert 'id="ws-status"' in first
     return comm, first

@@ -9,7 +9,7 @@ from django.core import mail
 from games.chat.models import SeatNote
 from games.tables import actions
 from tests.pages import client_for, page
-from tests.tables.test_consumers import connect, make_move
+from tests.tables.test_consumers import connect, hello, make_move
 
 from .helpers import post_chat
 
@@ -85,6 +85,7 @@ async def test_a_note_never_reaches_a_push_or_a_mail(trio):
     for user in (ana, bo, cy, None):
         comm, ok = await connect(table.pk, user=user)
         assert ok
+        await hello(comm, None)  # a page that does not say its seq is sent everything
         sockets.append(comm)
     received = {i: [] for i in range(len(sockets))}
 
@@ -93,7 +94,7 @@ async def test_a_note_never_reaches_a_push_or_a_mail(trio):
             for _ in range(expected):
                 received[i].append(await comm.receive_from(timeout=10))
 
-    await drain(1)  # the table push on connect
+    await drain(1)  # the table push answering the hello
     await sync_to_async(make_move)(table.pk)  # a table redraw to every socket
     await drain(1)
     await sync_to_async(post_chat)(cy, table, "a spectator says hi")  # a chat push to all
@@ -102,6 +103,17 @@ async def test_a_note_never_reaches_a_push_or_a_mail(trio):
         assert all(SECRET not in html for html in received[i]), f"note pushed to socket {i}"
     for comm in sockets:
         await comm.disconnect()
+    # The players were at the table a moment ago (they joined it): the turn mail waits
+    # for the sweep once they have gone.
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from games.tables import tasks
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=5)):
+        await sync_to_async(tasks.send_pending_turn_mails)()
     # Turn mails and everything else sent meanwhile: never the note.
     assert mail.outbox, "the move should have mailed the next player"
     for message in mail.outbox:
