@@ -184,6 +184,10 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
             self.log_n = None  # its log was redrawn; the page's next hello says where
             return
         await self.push(seq)
+        # A new event reached the page: the heartbeat that answers it is written whatever
+        # the coalescing interval, so a decision seen arriving live is never mailed.
+        # (Bounded by the table's own events, not by what the client sends.)
+        self._heartbeat_at = float("-inf")
 
     async def push(self, seq: int | None, *, rev: str = "") -> None:
         cache = live.shared_renders()

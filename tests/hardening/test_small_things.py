@@ -109,33 +109,36 @@ def test_the_public_origin_is_allowed_exactly(settings):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_heartbeats_write_at_most_once_per_interval(running_table, settings, monkeypatch):
-    from tests.tables.test_consumers import connect
+    from games.tables import presence
+    from tests.tables.test_consumers import connect, hello
 
     writes = []
-    real = actions.record_socket_seen
+    real = presence.mark_present
 
     def counting(**kwargs):
         writes.append(kwargs)
         return real(**kwargs)
 
-    monkeypatch.setattr(actions, "record_socket_seen", counting)
+    monkeypatch.setattr(presence, "mark_present", counting)
     user = await sync_to_async(lambda: running_table.seats.get(position=0).user)()
     comm, connected = await connect(running_table.pk, user=user)
     assert connected
+    await hello(comm, None)
     await comm.receive_from(timeout=10)
     for _i in range(300):
         await comm.send_to(text_data='{"type": "heartbeat"}')
     assert await comm.receive_nothing(timeout=0.5)
-    assert len(writes) == 1, "one write on connect, none for 300 frames within the interval"
+    assert len(writes) == 1, "one write for 300 frames within the interval"
     await comm.disconnect()
 
     # With no interval every frame would write: the count above is the coalescing.
     settings.SOCKET_HEARTBEAT_WRITE_SECONDS = 0
     writes.clear()
     comm, connected = await connect(running_table.pk, user=user)
+    await hello(comm, None)
     await comm.receive_from(timeout=10)
     for _i in range(5):
         await comm.send_to(text_data='{"type": "heartbeat"}')
     assert await comm.receive_nothing(timeout=0.5)
-    assert len(writes) == 6
+    assert len(writes) == 5
     await comm.disconnect()

@@ -73,7 +73,7 @@ def test_a_heartbeat_after_the_turn_came_counts_as_seen(smtp, running_table):
     """Before: a heartbeat only held the mail back; when the tab idled later the mail went
     out although the player had watched the decision arrive."""
     from asgiref.sync import async_to_sync
-    from tests.tables.test_consumers import connect
+    from tests.tables.test_consumers import connect, hello
 
     table = running_table
     watcher = user_at(table, 1)
@@ -81,6 +81,7 @@ def test_a_heartbeat_after_the_turn_came_counts_as_seen(smtp, running_table):
     async def scenario():
         comm, connected = await connect(table.pk, user=watcher)
         assert connected
+        await hello(comm, None)
         await comm.receive_from(timeout=10)
         await comm.send_to(text_data='{"type": "heartbeat"}')
         await comm.receive_nothing(timeout=0.3)
@@ -100,7 +101,7 @@ def test_a_heartbeat_after_the_turn_came_counts_as_seen(smtp, running_table):
 def test_closing_one_of_two_tabs_does_not_reset_the_other(smtp, running_table):
     """Before: closing any socket cleared the player's live mark at the table."""
     from asgiref.sync import async_to_sync
-    from tests.tables.test_consumers import connect
+    from tests.tables.test_consumers import connect, hello
 
     table = running_table
     watcher = user_at(table, 1)
@@ -109,6 +110,8 @@ def test_closing_one_of_two_tabs_does_not_reset_the_other(smtp, running_table):
         one, ok1 = await connect(table.pk, user=watcher)
         two, ok2 = await connect(table.pk, user=watcher)
         assert ok1 and ok2
+        await hello(one, None)
+        await hello(two, None)
         await one.receive_from(timeout=10)
         await two.receive_from(timeout=10)
         await one.send_to(text_data='{"type": "heartbeat"}')

@@ -33,8 +33,10 @@ def worker_factory(settings, django_db_blocker, transactional_db):
     import celery.contrib.testing.tasks  # noqa: F401 - registers the ping task
     from celery.contrib.testing.worker import start_worker
 
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Saved before the setting changes: the app may read its conf lazily from settings,
+    # and tests after this one (tests/chat, ...) rely on eager tasks again.
     saved = app.conf.task_always_eager, app.conf.result_backend
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.task_always_eager = False
     app.conf.result_backend = django_settings.REDIS_URL  # the worker's ping check reads a result
     forget_backend()  # built lazily from the conf above (earlier tests may have built one)
