@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games.tables",
+    "games.history",
     # Games: one line each (see docs/adding-a-game.md).
     "games.flaming_pyramids",
     "games.powerhouse",

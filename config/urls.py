@@ -11,5 +11,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
     path("", include("games.tables.urls")),
+    path("", include("games.history.urls")),
     path("", tables_views.home, name="home"),
 ]
