@@ -128,7 +128,7 @@ def leaderboard(request, game: str):
     except KeyError:
         raise Http404(_("There is no such game.")) from None
     rows = (Rating.objects.filter(game=game, games__gt=0).select_related("user")
-            .annotate(ordinal=F("mu") - 3 * F("sigma")).order_by("-ordinal", "-games", "pk"))
+            .annotate(conservative=F("mu") - 3 * F("sigma")).order_by("-conservative", "-games", "pk"))
     rows = rows.filter(Q(user__isnull=True) | Q(user__is_active=True))
     page = Paginator(rows, 50).get_page(request.GET.get("page"))
     entries = []
