@@ -21,7 +21,7 @@ class HistoryFilterForm(forms.Form):
         (Result.Outcome.LOST, _("Lost")), ("resign", _("Resigned")), ("timeout", _("Ran out of time")),
         (Result.Ended.ABANDONED, _("Abandoned"))])
     opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150,
-                               help_text=_("A username, or a bot level such as \u201cfast\u201d."))
+                               help_text=_("A username, or a bot level such as “fast”."))
 
     def __init__(self, *args, games=(), **kwargs):
         super().__init__(*args, **kwargs)
