@@ -133,6 +133,18 @@ class Rules:
         """The state `dump` described."""
         raise NotImplementedError
 
+    def for_version(self, version: int) -> "Rules":
+        """The rules that replay a table started under rules `version`.
+
+        The current version is `self`. A game that changed its rules may return
+        an object keeping the old behaviour for old versions; the default
+        refuses them (KeyError), so an old log is never folded by new rules.
+        """
+        if version == self.rules_version:
+            return self
+        raise KeyError(f"{self.slug} cannot replay rules version {version} "
+                       f"(it plays version {self.rules_version})")
+
     # -- optional extras -----------------------------------------------------
     def resign(self, state: State, seat: int) -> State | None:
         """The state after `seat` resigns, or None if the table must end.

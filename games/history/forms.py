@@ -1,8 +1,6 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.tables.models import Table
-
 from .models import ProfileSettings, Result
 
 
@@ -27,5 +25,3 @@ class HistoryFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [("", _("Any game"))] + list(games)
 
-
-__all__ = ["HistoryFilterForm", "ProfileSettingsForm", "Table"]

@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_datetime
 
 from games.engine import get_rules
 from games.tables.models import Seat, Table, TableEvent
-from games.tables.replay import apply_event, current_state
+from games.tables.replay import apply_event, current_state, rules_for
 
 FORMAT = "pyramid-tables-record"
 FORMAT_VERSION = 1
@@ -59,7 +59,7 @@ def export(table: Table) -> dict:
         raise ValueError("only a finished table has a record")
     from .people import annotate
 
-    rules = get_rules(table.game)
+    rules = rules_for(table)
     names = _names_by_id(table)
     annotate([table])
     seats = {s.position: s for s in table.seats.all()}
@@ -90,7 +90,7 @@ def export(table: Table) -> dict:
 def replay_record(record: dict) -> Any:
     """The final state a record's events fold to (pure: no database)."""
     check_shape(record)
-    rules = get_rules(record["game"])
+    rules = get_rules(record["game"]).for_version(record["rules_version"])
     table = SimpleNamespace(players=record["players"], seed=record["seed"],
                             options=record["options"], pk=None)
     state = None
@@ -111,9 +111,11 @@ def check_shape(record: Any) -> None:
         rules = get_rules(record["game"])
     except KeyError:
         raise RecordError(f"unknown game {record.get('game')!r}") from None
-    if record.get("rules_version") != rules.rules_version:
+    try:
+        rules.for_version(record.get("rules_version"))
+    except KeyError:
         raise RecordError(f"{record['game']} rules version {record.get('rules_version')} "
-                          f"(this site plays version {rules.rules_version})")
+                          f"(this site plays version {rules.rules_version})") from None
     for key in ("players", "seed", "options", "seats", "events"):
         if key not in record:
             raise RecordError(f"the record has no {key}")
@@ -124,8 +126,8 @@ def check_shape(record: Any) -> None:
 
 def verify(record: dict) -> Any:
     """The record's final state, checked against its hash and result."""
-    rules = get_rules(record.get("game", "")) if isinstance(record, dict) else None
     state = replay_record(record)
+    rules = get_rules(record["game"]).for_version(record["rules_version"])
     if state is None:
         raise RecordError("the record's game never started")
     if record.get("final_state_sha256") and state_hash(rules, state) != record["final_state_sha256"]:

@@ -7,7 +7,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import get_rules, places_from_keys
+from games.engine import places_from_keys
+from games.tables.replay import rules_for
 from games.tables.models import Seat, Table, TableEvent
 
 from .models import Result
@@ -36,11 +37,11 @@ def compute(table: Table, state: Any, seats: list[Seat], left: dict[int, str]) -
         winners = list(outcome.get("winners", []))
         keys = [0 if p in left else 1 for p in range(n)]
         places = places_from_keys(keys)
-        game_result = get_rules(table.game).result(state) if state is not None else None
+        game_result = rules_for(table).result(state) if state is not None else None
         if game_result:
             scores = list(game_result["scores"])
     else:
-        game_result = get_rules(table.game).result(state) if state is not None else None
+        game_result = rules_for(table).result(state) if state is not None else None
         if game_result is None:  # a stored outcome without a final state (should not happen)
             winners = list(outcome.get("winners", []))
             places = places_from_keys([int(p in winners) for p in range(n)])

@@ -13,9 +13,8 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games.engine import get_rules
 from games.tables.models import Table, TableEvent
-from games.tables.replay import apply_event, fold
+from games.tables.replay import apply_event, fold, rules_for
 
 CHECKPOINT_EVERY = 16
 STEP_KINDS = (TableEvent.Kind.START, TableEvent.Kind.MOVE, TableEvent.Kind.RESIGN, "timeout",
@@ -53,7 +52,7 @@ def build(table: Table) -> Timeline:
     cached = cache.get(key)
     if cached is not None:
         return cached
-    rules = get_rules(table.game)
+    rules = rules_for(table)
     timeline = Timeline(table_id=table.pk, seq=table.seq)
     state = None
     started = False
@@ -74,7 +73,7 @@ def build(table: Table) -> Timeline:
 
 def states_at(table: Table, timeline: Timeline, index: int) -> tuple[Any, Any]:
     """(state after step `index`, state after the step before, or None)."""
-    rules = get_rules(table.game)
+    rules = rules_for(table)
     index = max(0, min(index, timeline.last))
     base = index - index % CHECKPOINT_EVERY
     state = rules.load(timeline.checkpoints[base])

@@ -3,15 +3,13 @@ record, rematch."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import IntegrityError
 from django.db.models import Count, F, Q
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,6 +18,7 @@ from django.views.decorators.http import require_POST
 from games.engine import IllegalMove, get_rules
 from games.tables import actions, selectors
 from games.tables.errors import ActionError
+from games.tables.replay import rules_for
 from games.tables.models import Seat, Table
 from games.tables.plugins import bot_level_label, game_config, installed_games, listed_games
 from games.tables.views import _visible_table, error_text
@@ -175,7 +174,7 @@ def replay(request, table_id: int):
     if table.status not in (Table.Status.RUNNING, Table.Status.FINISHED):
         raise Http404(_("This table has no game to replay."))
     config = game_config(table.game)
-    rules = get_rules(table.game)
+    rules = rules_for(table)
     own_seat = None
     if request.user.is_authenticated:
         own_seat = table.seats.filter(user=request.user).values_list("position", flat=True).first()
@@ -288,5 +287,3 @@ def rematch(request, table_id: int):
     messages.success(request, _("Rematch! The other players are invited; it starts when they join."))
     return redirect(new)
 
-
-__all__ = ["json", "HttpResponse"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 from django.utils import timezone
@@ -13,16 +14,24 @@ from games.tables.plugins import game_config
 from games.tables.replay import current_state
 
 GAMES = ["high-card", "powerhouse", "gizmos", "flaming-pyramids"]
+_seeds = itertools.count(7001)
 
 
-def new_table(users, game: str, *, bots=None, rated=False, options=None, players=None, **extra):
-    """A running table: users[0] creates it, the others join; bots fill `bots` positions."""
+def new_table(users, game: str, *, bots=None, rated=False, options=None, players=None,
+              seed: int | None = None, **extra):
+    """A running table: users[0] creates it, the others join; bots fill `bots` positions.
+
+    Seeds are fixed (7001, 7002... in creation order) so every run plays the same games.
+    """
+    from tests.pages import fixed_seed
+
     bots = dict(bots or {})
     players = players or len(users) + len(bots)
     if extra.get("is_private"):
         extra.setdefault("invitees", [u.username for u in users[1:]])
-    table = actions.check_create_table(creator=users[0], game=game, players=players, bots=bots,
-                                       options=options, rated=rated, **extra)
+    with fixed_seed(next(_seeds) if seed is None else seed):
+        table = actions.check_create_table(creator=users[0], game=game, players=players,
+                                           bots=bots, options=options, rated=rated, **extra)
     for user in users[1:]:
         actions.check_join_table(table_id=table.pk, user=user)
     table.refresh_from_db()

@@ -51,6 +51,8 @@ def test_played_to_the_end(game, three):
     assert "Bot (random)" in html and "bo" in html  # opponents, the bot with its level
     if mine.outcome == Result.Outcome.WON:
         assert "Won" in html
+    elif mine.outcome == Result.Outcome.SHARED:  # a tie on points (High Card)
+        assert "Shared win" in html
     else:
         assert "winner:" in html
     assert "Played to the end." in html

@@ -3,7 +3,6 @@
 from django.core.management.base import BaseCommand
 
 from games.history import ratings, results
-from games.history.models import Result
 from games.tables.replay import state_from_events
 
 
@@ -33,5 +32,3 @@ class Command(BaseCommand):
             self.stdout.write("stored ratings replaced")
         return None
 
-
-__all__ = ["Result"]
