@@ -35,7 +35,12 @@
       }
       if (select) { select.addEventListener("change", function () { form.submit(); }); }
     }
-    var current = page.querySelector(".move-list li.current");
-    if (current && current.scrollIntoView) { current.scrollIntoView({block: "nearest"}); }
+    // The log scrolls inside its box: bring the step's last line into it, not the page.
+    var lines = page.querySelectorAll(".move-list li.current");
+    var box = page.querySelector(".move-list");
+    if (lines.length && box) {
+      var last = lines[lines.length - 1];
+      box.scrollTop = Math.max(0, last.offsetTop - box.offsetTop - box.clientHeight + last.offsetHeight + 8);
+    }
   });
 })();
