@@ -87,18 +87,22 @@ def test_finish_replay_with_the_keyboard_then_rematch(new_context, live_server_a
     phone.screenshot(path=str(shots_dir / "rematch-phone.png"), full_page=True)
 
 
-def test_replay_steps_without_javascript(new_context, live_server_asgi):
+def test_replay_steps_without_javascript_on_a_phone_in_spanish(new_context, live_server_asgi):
     from tests.history.helpers import new_table, play
 
     ana, bo = verified_user("ana"), verified_user("bo")
     table = play(new_table([ana, bo], "high-card", seed=4343))
-    page = new_context(java_script_enabled=False).new_page()
-    sign_in(page, login="bo")
-    page.goto(f"/tables/{table.pk}/replay/?step=0")
+    page = new_context(java_script_enabled=False, viewport=PHONE, is_mobile=True,
+                       locale="es-ES").new_page()
+    page.goto(f"/tables/{table.pk}/replay/?step=0")  # readable without signing in
     position = page.get_by_test_id("replay-position")
-    expect(position).to_contain_text("0 of")
-    page.get_by_role("link", name="Next").click()
-    expect(position).to_contain_text("1 of")
-    page.get_by_label("Decision").fill("5")
-    page.get_by_role("button", name="Show").click()
-    expect(position).to_contain_text("5 of")
+    expect(position).to_contain_text("0 de")
+    expect(page.get_by_test_id("replay-now")).to_have_text("El comienzo de la partida.")
+    page.get_by_role("link", name="Siguiente").click()
+    expect(position).to_contain_text("1 de")
+    page.get_by_label("Decisión").fill("5")
+    page.get_by_role("button", name="Mostrar").click()
+    expect(position).to_contain_text("5 de")
+    page.get_by_label("Visto por").select_option("public")
+    page.get_by_role("button", name="Mostrar").click()
+    expect(page.get_by_test_id("replay-board-public")).to_be_visible()

@@ -77,6 +77,25 @@ def test_every_step_of_a_finished_game_renders_and_the_last_is_the_final_table(
         frame(client, table, last // 2, seat)
 
 
+def test_a_timeout_mid_game_is_a_step_and_the_others_play_on(make_user, settings):
+    settings.VACATION_DAYS_PER_YEAR = 0
+    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
+    table = new_table([ana, bo, cy], "high-card", timeout_policy="drop")
+    end_by(table, "timeout", seat=table.seats.get(user=cy).position)
+    table = play(table)
+    assert table.status == Table.Status.FINISHED
+    line = timeline.build(table)
+    assert [s.kind for s in line.steps].count("timeout") == 1
+    reference = states_by_step(table)
+    client = client_for(ana)
+    for step in range(line.last + 1):
+        response = frame(client, table, step, "all")
+        assert len(response.context["boards"]) == 3
+    at = next(s.index for s in line.steps if s.kind == "timeout")
+    assert "cy ran out of time." in frame(client, table, at, "public").content.decode()
+    assert get_rules("high-card").dump(reference[-1]) == table.snapshot
+
+
 def test_replay_never_writes(make_user):
     ana, bo = make_user("ana"), make_user("bo")
     table = end_by(new_table([ana, bo], "high-card"), "finish")
