@@ -118,3 +118,4 @@ def test_ratings_change_once_and_the_leaderboard_lists_them(people):
     page = client_for().get("/games/high-card/leaderboard/").content.decode()
     assert "ana" in page and "bo" in page
     assert client_for().get("/games/nope/leaderboard/").status_code == 404
+    assert 'href="/games/gizmos/leaderboard/"' in client_for(ana).get("/").content.decode()
