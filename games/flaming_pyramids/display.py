@@ -339,3 +339,11 @@ def preview_badge(preview: dict) -> tuple[str, str]:
 def material_word(material: str) -> str:
     """A material's translated name ("straw")."""
     return str(MATERIAL_WORDS.get(material, material))
+
+
+def score_text(score) -> str:
+    """A final score in results lists: the rules score minus the tiles still owned."""
+    left = abs(int(score))
+    if left == 0:
+        return _("no tiles left")
+    return ngettext("%(n)s tile left", "%(n)s tiles left", left) % {"n": left}

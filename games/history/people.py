@@ -50,6 +50,7 @@ def annotate(tables, user=None):
         several = sum(1 for s in seats if s.is_bot and not s.taken_over) > 1
         config = configs.get(table.game)
         names = {s.position: seat_name(s, several, config) for s in seats}
+        say_score = score_words(config)
         people = []
         for seat in seats:
             row = rows.get(seat.position)
@@ -58,7 +59,7 @@ def annotate(tables, user=None):
                 "is_bot": seat.is_bot and not seat.taken_over, "is_free": seat.is_free,
                 "is_you": user_id is not None and seat.user_id == user_id,
                 "result": row, "verdict": words.verdict(row, table.players) if row else "",
-                "score": words.score_text(row.score) if row and row.score is not None else "",
+                "score": say_score(row.score) if row and row.score is not None else "",
             })
         table.people = people
         table.opponents = [p for p in people if not p["is_you"] and not p["is_free"]]
@@ -67,11 +68,18 @@ def annotate(tables, user=None):
         winners = [names[pos] for pos, r in sorted(rows.items())
                    if r.outcome in (Result.Outcome.WON, Result.Outcome.SHARED)]
         table.winner_names = winners
-        table.result_line = result_line(table, mine, names, list(rows.values()))
+        table.result_line = result_line(table, mine, names, list(rows.values()), say_score)
     return tables
 
 
-def result_line(table: Table, mine: Result | None, names: dict[int, str], rows: list[Result]) -> str:
+def score_words(config):
+    """The game's own words for a final score (display.score_text), else "N points"."""
+    display = config.display if config is not None else None
+    return getattr(display, "score_text", None) or words.score_text
+
+
+def result_line(table: Table, mine: Result | None, names: dict[int, str], rows: list[Result],
+                say_score=words.score_text) -> str:
     """The result in words: from the player's side if they sat there, else the winners."""
     if not rows:
         return ""
@@ -82,7 +90,7 @@ def result_line(table: Table, mine: Result | None, names: dict[int, str], rows: 
         if mine.place and mine.outcome != Result.Outcome.NONE:
             parts.append(_("place %(place)s of %(n)s") % {"place": mine.place, "n": table.players})
         if mine.score is not None:
-            parts.append(words.score_text(mine.score))
+            parts.append(say_score(mine.score))
     winners = [names.get(r.position, "?") for r in sorted(rows, key=lambda r: r.position)
                if r.outcome in (Result.Outcome.WON, Result.Outcome.SHARED)]
     if winners and (mine is None or mine.outcome == Result.Outcome.LOST):
