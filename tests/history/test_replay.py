@@ -53,9 +53,7 @@ def test_every_step_of_a_finished_game_renders_and_the_last_is_the_final_table(
     client = client_for(ana)
     seat = table.seats.get(user=ana).position
     last = len(reference) - 1
-    stride = max(1, last // 40)  # long games: every step of the first stretches, then a sample
-    steps = sorted(set(range(0, min(last, 40) + 1)) | set(range(0, last + 1, stride)) | {last})
-    for step in steps:
+    for step in range(last + 1):  # every position
         response = frame(client, table, step, seat)
         boards = response.context["boards"]
         assert public(boards[0]["tv"].view) == rules.view(reference[step], seat)
@@ -150,7 +148,7 @@ def test_while_a_game_runs_a_seat_replays_only_its_own_view_of_then(game, make_u
             view = check_view(rules, state, seat, seed=table.seed)
             assert public(board["tv"].view) == view
             # Asking for the other seat's eyes or everything changes nothing while it runs.
-            for eyes in (other, "all"):
+            for eyes in (other, "all") if step % 5 == 0 or step == len(reference) - 1 else ():
                 assert without_tokens(frame(client, table, step, eyes).content) == without_tokens(
                     response.content)
             html = response.content.decode()
