@@ -90,6 +90,11 @@ def test_rated_needs_two_people(people):
     response = client_for(ana).post("/tables/new/", {
         "game": "high-card", "players": 2, "seat_1": "random", "rated": "on", "clock": "3"})
     assert "A rated table needs at least two people." in response.content.decode()
+    response = client_for(ana).post("/tables/new/", {
+        "game": "high-card", "players": 2, "rated": "on", "clock": "3"})
+    assert response.status_code == 302
+    from games.tables.models import Table
+    assert Table.objects.get().rated and Table.objects.get().rules_version == 1
 
 
 @pytest.mark.parametrize("how", ["resign", "timeout"])
