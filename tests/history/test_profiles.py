@@ -63,6 +63,7 @@ def test_private_tables_never_appear_on_another_persons_view(people):
 def test_a_player_can_hide_their_profile_from_anonymous_visitors(people):
     ana, bo, _cy = people
     client = client_for(ana)
+    assert 'href="/players/settings/"' in client.get("/profile/").content.decode()
     assert client.get("/players/settings/").status_code == 200
     response = client.post("/players/settings/", {"hide_from_anonymous": "on"})
     assert response.status_code == 302
