@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "accounts",
     "games.tables",
     "games.chat",
+    "games.history",
     # Games: one line each (see docs/adding-a-game.md).
     "games.flaming_pyramids",
     "games.powerhouse",

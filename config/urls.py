@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.tables.urls")),
     path("", include("games.chat.urls")),
+    path("", include("games.history.urls")),
     path("", tables_views.home, name="home"),
 ]

@@ -57,6 +57,9 @@ class Rules:
     min_players: int = 2
     max_players: int = 2
     options: tuple[Option, ...] = field(default_factory=tuple)
+    # Bumped whenever a change to the rules would fold an old event log to a
+    # different state; each table records the version it started with.
+    rules_version: int = 1
 
     # -- table options ------------------------------------------------------
     def default_options(self) -> dict:
@@ -103,6 +106,25 @@ class Rules:
         """None while running; else {"winners": [...], "scores": {...}}."""
         raise NotImplementedError
 
+    def result(self, state: State) -> dict | None:
+        """None while running; else the final standing of every seat.
+
+        {"places": [place of seat 0, of seat 1, ...] (1 is best, equal places
+        are ties), "scores": [number or None per seat], "winners": [seats]}.
+        The default ranks the outcome's winners first, then the rest by score.
+        """
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        scores_map = outcome.get("scores") or {}
+        seats = list(range(max([int(k) + 1 for k in scores_map]
+                               + [w + 1 for w in outcome.get("winners", [])] + [0])))
+        winners = list(outcome.get("winners", []))
+        scores = [scores_map.get(str(s), scores_map.get(s)) for s in seats]
+        keys = [(1 if s in winners else 0, scores[i] if scores[i] is not None else 0)
+                for i, s in enumerate(seats)]
+        return {"places": places_from_keys(keys), "scores": scores, "winners": winners}
+
     def dump(self, state: State) -> dict:
         """A JSON-able dict from which `load` rebuilds an equal state."""
         raise NotImplementedError
@@ -110,6 +132,18 @@ class Rules:
     def load(self, data: dict) -> State:
         """The state `dump` described."""
         raise NotImplementedError
+
+    def for_version(self, version: int) -> "Rules":
+        """The rules that replay a table started under rules `version`.
+
+        The current version is `self`. A game that changed its rules may return
+        an object keeping the old behaviour for old versions; the default
+        refuses them (KeyError), so an old log is never folded by new rules.
+        """
+        if version == self.rules_version:
+            return self
+        raise KeyError(f"{self.slug} cannot replay rules version {version} "
+                       f"(it plays version {self.rules_version})")
 
     # -- optional extras -----------------------------------------------------
     def resign(self, state: State, seat: int) -> State | None:
@@ -131,6 +165,11 @@ class Rules:
         if seat not in self.to_move(state):
             raise IllegalMove(_("It is not your decision now."), code="not_your_turn")
         return seat
+
+
+def places_from_keys(keys: list) -> list[int]:
+    """Competition places (1, 2, 2, 4) from one sort key per seat, higher is better."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
 def require_move_dict(move: Any, types: Iterable[str]) -> str:

@@ -384,3 +384,11 @@ def results(view: dict, outcome: dict, names: list[str]) -> dict:
         why = _("%(name)s placed their last tile: no tiles left in hand or pile. The others are "
                 "ranked by the tiles they still have.") % {"name": names[winner]}
     return {"headers": [_("Tiles left"), _("In hand"), _("In the pile")], "rows": rows, "why": why}
+
+
+def score_text(score) -> str:
+    """A final score in results lists: the rules score minus the tiles still owned."""
+    left = abs(int(score))
+    if left == 0:
+        return _("no tiles left")
+    return ngettext("%(n)s tile left", "%(n)s tiles left", left) % {"n": left}

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Rng, get_rules
 
-from . import clocks, effects, presence
+from . import clocks, effects, presence, signals
 from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed
 from .models import Invitation, Seat, Table, TableEvent, Vacation
 from .plugins import game_config
@@ -59,13 +59,16 @@ def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
     table.snapshot_seq = table.seq
     owing = sorted(rules.to_move(state))
     outcome = outcome or rules.outcome(state)
-    if outcome is not None or ended_reason:
+    finished = outcome is not None or bool(ended_reason)
+    if finished:
         owing = []
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()
         table.outcome = outcome or {"winners": [], "reason": ended_reason}
     table.to_move = owing
     table.save()
+    if finished:
+        signals.table_finished.send(sender=Table, table=table, state=state)
     now = timezone.now()
     newly = []
     tc = table.time_control or {}
@@ -110,7 +113,8 @@ def _start_if_full(table: Table) -> None:
 def check_create_table(*, creator, game: str, players: int, bots: dict[int, str] | None = None,
                        options: dict | None = None, is_private: bool = False,
                        invitees: list[str] | tuple = (), time_control: dict | None = None,
-                       timeout_policy: str = Table.TimeoutPolicy.BOT) -> Table:
+                       timeout_policy: str = Table.TimeoutPolicy.BOT, rated: bool = False,
+                       seating: list[dict] | None = None) -> Table:
     """Validate and create a table; the creator takes the first seat."""
     try:
         config = game_config(game)
@@ -131,6 +135,8 @@ def check_create_table(*, creator, game: str, players: int, bots: dict[int, str]
             raise ActionError(_("A bot can only take another seat than yours."))
         if level not in config.bot_levels:
             raise ActionError(_("There is no bot level %(level)s.") % {"level": level})
+    if rated and players - len(bots) < 2:
+        raise ActionError(_("A rated table needs at least two people."))
     users = []
     for name in invitees:
         name = name.strip()
@@ -144,17 +150,20 @@ def check_create_table(*, creator, game: str, players: int, bots: dict[int, str]
     with transaction.atomic(durable=True):
         return do_create_table(creator=creator, game=game, players=players, bots=bots,
                                options=options, is_private=is_private, invitees=users,
-                               time_control=time_control, timeout_policy=timeout_policy)
+                               time_control=time_control, timeout_policy=timeout_policy,
+                               rated=rated, seating=seating)
 
 
 def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], options: dict,
                     is_private: bool, invitees: list, time_control: dict | None = None,
-                    timeout_policy: str = Table.TimeoutPolicy.BOT) -> Table:
+                    timeout_policy: str = Table.TimeoutPolicy.BOT, rated: bool = False,
+                    seating: list[dict] | None = None) -> Table:
     """Create the table, its seats and invitations; start it if it is already full."""
     table = Table.objects.create(game=game, players=players, options=options,
                                  is_private=is_private, created_by=creator,
                                  time_control=time_control or clocks.clean_time_control(None),
-                                 timeout_policy=timeout_policy)
+                                 timeout_policy=timeout_policy, rated=bool(rated),
+                                 rules_version=get_rules(game).rules_version, seating=seating)
     now = timezone.now()
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=creator if i == 0 else None,
@@ -300,6 +309,8 @@ def do_start_table(*, table: Table) -> Table:
     """Draw the seat order from the seed, write the start event and the first state."""
     seats = list(table.seats.order_by("position"))
     order = Rng.from_seed(table.seed ^ SEATING_SALT).shuffled(range(len(seats)))
+    if table.seating:
+        order = _fixed_order(seats, table.seating, order)
     # Two steps keep (table, position) unique while seats swap places.
     for seat in seats:
         seat.position = -1 - seat.position
@@ -318,6 +329,22 @@ def do_start_table(*, table: Table) -> Table:
     newly = _store_state(table, state)
     effects.after_commit_moved(table, newly)
     return table
+
+
+def _fixed_order(seats: list[Seat], seating: list[dict], drawn: list[int]) -> list[int]:
+    """Old positions in the order `seating` asks for; unmatched seats fill the gaps as drawn."""
+    left = [s.position for s in seats]
+    order: list[int | None] = []
+    for wanted in seating[:len(seats)]:
+        match = next((p for p in left for s in seats if s.position == p and (
+            (wanted.get("user") and s.user_id == wanted.get("user"))
+            or (wanted.get("bot") and not s.user_id and s.bot_level == wanted.get("bot")))), None)
+        order.append(match)
+        if match is not None:
+            left.remove(match)
+    rest = [p for p in drawn if p in left]
+    order += [None] * (len(seats) - len(order))
+    return [p if p is not None else rest.pop(0) for p in order]
 
 
 # -- playing -------------------------------------------------------------------

@@ -102,6 +102,9 @@ class NewTableForm(forms.Form):
     invitees = forms.CharField(
         label=gettext_lazy("Invite players"), required=False, max_length=400,
         help_text=gettext_lazy("Usernames, separated by commas."))
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated"), required=False,
+        help_text=gettext_lazy("The result changes the players' ratings (needs at least two people)."))
     # Not required: a form without them (older clients, tests) gets the defaults.
     clock = forms.ChoiceField(label=gettext_lazy("Time control"), initial="3", choices=(), required=False)
     bank_initial = forms.IntegerField(label=gettext_lazy("Time bank: initial days"), initial=7,

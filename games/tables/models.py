@@ -63,6 +63,13 @@ class Table(models.Model):
     time_control = models.JSONField(_("time control"), default=default_time_control)
     timeout_policy = models.CharField(_("when a clock runs out"), max_length=8,
                                       choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT)
+    # Rated tables change ratings when they end (games/history); chosen at creation.
+    rated = models.BooleanField(_("rated"), default=False)
+    # The game's rules version when the table was created (old logs stay replayable).
+    rules_version = models.PositiveIntegerField(default=1)
+    # Optional seating at the start instead of a draw from the seed (a rematch
+    # rotates the seats): one {"user": id} or {"bot": level} per position.
+    seating = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-last_event_at"]

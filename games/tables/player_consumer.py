@@ -35,6 +35,10 @@ def dashboard_context(user) -> dict:
     waiting = [turn["table"] for turn in turns]
     running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING)
                if t not in waiting]
+    # Opponents and results, as on the page (two queries for all the tables).
+    from games.history.people import annotate
+
+    annotate(waiting + running, user)
     return {"turns": turns, "waiting": waiting, "running": running, "user": user,
             "turn_count": len(turns)}
 

@@ -38,9 +38,15 @@ def apply_event(rules, state: Any, event: TableEvent, *, table: Table) -> Any:
     return state
 
 
+def rules_for(table) -> Any:
+    """The rules the table was started under (its recorded rules version)."""
+    return get_rules(table.game).for_version(getattr(table, "rules_version", None)
+                                             or get_rules(table.game).rules_version)
+
+
 def fold(table: Table, events: Iterable[TableEvent], state: Any = None) -> Any:
     """Apply `events` (in seq order) to `state`."""
-    rules = get_rules(table.game)
+    rules = rules_for(table)
     for event in events:
         try:
             state = apply_event(rules, state, event, table=table)
@@ -56,7 +62,7 @@ def state_from_events(table: Table) -> Any:
 
 def current_state(table: Table) -> Any:
     """The state after the table's last event: snapshot plus later events."""
-    rules = get_rules(table.game)
+    rules = rules_for(table)
     if table.snapshot is not None:
         state = rules.load(table.snapshot)
         if table.snapshot_seq >= table.seq:

@@ -49,12 +49,17 @@ def home(request):
     turns = selectors.turns_waiting_on(user)
     waiting = [turn["table"] for turn in turns]
     running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING) if t not in waiting]
-    return render(request, "tables/home.html", {
+    context = {
         "waiting": waiting, "turns": turns, "running": running,
         "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
         "finished": selectors.tables_of(user, status=Table.Status.FINISHED)[:20],
         "invited": selectors.invited_tables(user),
-    })
+    }
+    # Opponents and results of every listed table: two queries for all of them.
+    from games.history.people import annotate
+    annotate([t for key in ("waiting", "running", "open_mine", "finished", "invited")
+              for t in context[key]], user)
+    return render(request, "tables/home.html", context)
 
 
 def lobby(request):
@@ -88,7 +93,8 @@ def new_table(request):
                 bots=form.bots(), options=form.options(),
                 is_private=form.cleaned_data["is_private"], invitees=form.invitee_names(),
                 time_control=form.time_control(),
-                timeout_policy=form.cleaned_data["timeout_policy"])
+                timeout_policy=form.cleaned_data["timeout_policy"],
+                rated=form.cleaned_data.get("rated", False))
         except (ActionError, IllegalMove) as exc:
             form.add_error(None, error_text(exc))
         else:

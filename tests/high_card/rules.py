@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 
-from games.engine import IllegalMove, Option, Rng, Rules, _, check_legal, require_move_dict
+from games.engine import (IllegalMove, Option, Rng, Rules, _, check_legal, places_from_keys,
+                          require_move_dict)
 
 ROUNDS = 3
 HAND = 3
@@ -173,6 +174,15 @@ class HighCardRules(Rules):
         best = max(state["scores"][p] for p in active)
         return {"winners": [p for p in active if state["scores"][p] == best],
                 "scores": {str(p): state["scores"][p] for p in range(state["players"])}}
+
+    def result(self, state):
+        """Points decide among those still in; seats that resigned share the last place."""
+        if not state["over"]:
+            return None
+        n = state["players"]
+        keys = [(int(p not in state["out"]), state["scores"][p]) for p in range(n)]
+        return {"places": places_from_keys(keys), "scores": list(state["scores"]),
+                "winners": self.outcome(state)["winners"]}
 
     def dump(self, state):
         return copy.deepcopy(state)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 
-from games.engine import IllegalMove, Rng, Rules, _, check_legal, require_move_dict
+from games.engine import (IllegalMove, Rng, Rules, _, check_legal, places_from_keys,
+                          require_move_dict)
 
 from . import pyramid as P
 from .tiles import TILE_IDS, TILES, tile_info
@@ -309,6 +310,15 @@ class FlamingPyramidsRules(Rules):
         return {"winners": [state["winner"]], "reason": "no_tiles_left",
                 "scores": {str(i): -(len(state["hands"][i]) + len(state["piles"][i]))
                            for i in range(state["players"])}}
+
+    def result(self, state):
+        """The winner first, then the others by tiles they still own (fewer is better)."""
+        if state["winner"] is None:
+            return None
+        n = state["players"]
+        scores = [-(len(state["hands"][i]) + len(state["piles"][i])) for i in range(n)]
+        keys = [(int(i == state["winner"]), scores[i]) for i in range(n)]
+        return {"places": places_from_keys(keys), "scores": scores, "winners": [state["winner"]]}
 
     def dump(self, state):
         return json.loads(json.dumps(state))

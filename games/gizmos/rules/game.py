@@ -625,6 +625,17 @@ class GizmosRules(Rules):
             "ranking": order, "tiebreak": tiebreak, "reason": state["reason"],
         }
 
+    def result(self, state):
+        """Places from the full ranking (VP, then gizmos, energy, turn order: no ties)."""
+        if not state["over"]:
+            return None
+        order = self.ranking(state)
+        places = [0] * state["players"]
+        for place, seat in enumerate(order, start=1):
+            places[seat] = place
+        return {"places": places, "winners": [order[0]],
+                "scores": [score(state["seats"][q]) for q in range(state["players"])]}
+
     # -- storage -------------------------------------------------------------------------
     def dump(self, state):
         return _deep(state)

@@ -73,6 +73,15 @@ class PowerhouseRules(Rules):
         return {"winners": [winner],
                 "scores": {str(p): int(p == winner) for p in range(state["players"])}}
 
+    def result(self, state):
+        """The one winner first; the others share second place (the game has no points)."""
+        winner = state["winner"]
+        if winner is None:
+            return None
+        n = state["players"]
+        return {"places": [1 if p == winner else 2 for p in range(n)], "scores": [None] * n,
+                "winners": [winner]}
+
     def dump(self, state):
         """A JSON-able copy of the state."""
         return copy.deepcopy(state)
