@@ -50,6 +50,7 @@ class TableView:
     time_control: str = ""
     reclaimable: bool = False
     viewer_muted: bool = False
+    board_controls: bool = False
 
 
 def table_state(table: Table) -> Any:
@@ -124,7 +125,7 @@ def table_view_for(table: Table, viewer: Viewer) -> TableView:
     seats = seat_rows(table, viewer)
     result = TableView(table=table, viewer=viewer, view=None, seats=seats,
                        board_template=config.template, game_name=_(rules.name),
-                       outcome=table.outcome)
+                       outcome=table.outcome, board_controls=config.board_controls)
     result.time_control = clocks.describe(table.time_control or {})
     result.reclaimable = any(row["is_you"] and row["taken_over"] for row in seats)
     result.viewer_muted = any(row["is_you"] and row["muted"] for row in seats)
