@@ -113,7 +113,8 @@ def test_no_serious_axe_violation_on_any_page_kind(new_context, live_server_asgi
             problems += violations(page, url)
             checked += 1
         if size == "phone-es" and login == "ana":
-            page.goto(f"/tables/{running['gizmos']}/")
-            page.screenshot(path=str(shots_dir / "axe-phone-es-gizmos.png"), full_page=True)
+            for game, pk in [*running.items(), ("won", finished["powerhouse-won"])]:
+                page.goto(f"/tables/{pk}/")
+                page.screenshot(path=str(shots_dir / f"phone-es-{game}.png"), full_page=True)
     assert checked >= 22
     assert not problems, "\n".join(problems)
