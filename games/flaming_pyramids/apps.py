@@ -7,3 +7,4 @@ class FlamingPyramidsConfig(GameAppConfig):
     name = "games.flaming_pyramids"
     label = "flaming_pyramids"
     game_slug = "flaming-pyramids"
+    board_controls = True

@@ -7,3 +7,4 @@ class GizmosConfig(GameAppConfig):
     name = "games.gizmos"
     label = "gizmos"
     game_slug = "gizmos"
+    board_controls = True

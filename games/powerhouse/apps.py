@@ -7,3 +7,4 @@ class PowerhouseConfig(GameAppConfig):
     name = "games.powerhouse"
     label = "powerhouse"
     game_slug = "powerhouse"
+    board_controls = True

@@ -36,6 +36,8 @@ class GameAppConfig(AppConfig):
     bot_module: str | None = None
     board_template: str | None = None
     listed: bool = True  # shown in the lobby's game list
+    # The board carries a control for every move: the plain list of moves under it folds.
+    board_controls: bool = False
     # Django picks an apps.py's AppConfig automatically only if exactly one
     # candidate has default=True: the imported base must not count.
     default = False

@@ -50,6 +50,7 @@ class TableView:
     time_control: str = ""
     reclaimable: bool = False
     viewer_muted: bool = False
+    board_controls: bool = False
     # The log holds entries numbered log_total - len(log) + 1 .. log_total (1-based "n").
     log_total: int = 0
 
@@ -147,7 +148,7 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
     seats = seat_rows(table, viewer)
     result = TableView(table=table, viewer=viewer, view=None, seats=seats,
                        board_template=config.template, game_name=_(rules.name),
-                       outcome=table.outcome)
+                       outcome=table.outcome, board_controls=config.board_controls)
     result.time_control = clocks.describe(table.time_control or {})
     result.reclaimable = any(row["is_you"] and row["taken_over"] for row in seats)
     result.viewer_muted = any(row["is_you"] and row["muted"] for row in seats)

@@ -61,7 +61,9 @@
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) { return; }
     var target = (yourTurn() && firstControl()) || prompt();
-    if (target) { target.focus(); }
+    // No scrolling: the prompt and first control are on the first screen anyway, and a jump
+    // under the finger would move what the player is about to tap.
+    if (target) { target.focus({preventScroll: true}); }
   }
 
   function logItems() {

@@ -43,7 +43,7 @@ def playout(game: str, *, players: int, seed: int, steps: tuple[int, ...],
 
 def seat_rows(players: int, viewer: int | None, state, rules) -> list[dict]:
     """Seat rows as `selectors.seat_rows` makes them, for people named Ana, Bruno, ..."""
-    names = ["Ana", "Bruno", "Carmen", "David", "Elena"]
+    names = ["Ana", "Bruno", "Carmen", "David", "Elena", "Fátima"]
     to_move = rules.to_move(state)
     return [{"position": p, "name": names[p], "is_bot": False, "is_free": False,
              "is_you": p == viewer, "to_move": p in to_move, "resigned": False,

@@ -66,11 +66,12 @@ def test_live_marks_are_translated_and_only_promised_with_a_socket(running_table
     html = page(client, table)
     assert '<span class="when-live">This page updates by itself.</span>' in html
     assert '<span class="when-not-live">Reload the page to see new moves.</span>' in html
-    assert "● live" in html
+    assert "● live" in html and "3 days per move" in html
     client.post("/i18n/setlang/", {"language": "es", "next": "/"})
     try:
         html = page(client, table)
         assert "● en directo" in html and "Recarga la página para ver las nuevas jugadas." in html
+        assert "3 días por jugada" in html and "days per move" not in html
     finally:
         # The request left Spanish active in this thread.
         translation.activate("en")

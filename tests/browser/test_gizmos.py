@@ -31,6 +31,9 @@ def next_button(page: Page):
         buttons = page.locator(selector)
         if buttons.count():
             return buttons.first
+    listed = page.locator("#play-area details.all-moves")
+    if listed.count() and not listed.evaluate("d => d.open"):
+        listed.locator("summary").click()
     return page.locator("#play-area form.move-form button").first
 
 

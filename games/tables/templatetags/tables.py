@@ -78,12 +78,25 @@ def table_results(tv) -> dict | None:
     if display is not None and hasattr(display, "results"):
         data = display.results(tv.view, outcome, names)
     else:
+        winners = set(outcome.get("winners") or [])
         data = {"headers": [], "why": "", "rows": [
-            {"position": row["position"], "place": 2, "columns": []} for row in tv.seats]}
+            {"position": row["position"], "place": 1 if row["position"] in winners else 2,
+             "columns": []} for row in tv.seats]}
     winners = set(outcome.get("winners") or [])
     resigned = {row["position"] for row in tv.seats if row["resigned"]}
     reason = outcome.get("reason")
     rows = list(data["rows"])
+    for row in rows:
+        # Whoever resigned ranks after everyone who played on.
+        if row["position"] in resigned and row["position"] not in winners:
+            row["place"] = 1000
+    others = {row["position"] for row in tv.seats} - winners
+    if winners and others and others <= resigned and reason not in ENDED_BY_TABLE:
+        data["why"] = _("%(name)s wins: the other players resigned.") % {
+            "name": ", ".join(names[w] for w in sorted(winners) if 0 <= w < len(names))}
+    if not data["why"] and winners:
+        data["why"] = _("%(name)s wins.") % {
+            "name": ", ".join(names[w] for w in sorted(winners) if 0 <= w < len(names))}
     if reason in ENDED_BY_TABLE:
         for row in rows:
             row["place"] = (1 if row["position"] in winners
