@@ -113,7 +113,10 @@ def _move_value(view: dict, seat: int, move: dict) -> float:
     if kind == "use_all":
         return 10.5  # VP tokens and random draws together: what the bot would use first anyway
     if kind == "use":
-        return 10 - USE_ORDER[next(iter(CARDS[move["gizmo"]]["effect"]))]
+        value = 10 - USE_ORDER[next(iter(CARDS[move["gizmo"]]["effect"]))]
+        if "color" in move:  # the use and its first pick in one move: the pick's worth decides
+            value += 0.01 * _move_value(view, seat, {"type": "pick", "color": move["color"]})
+        return value
     if kind in ("auto", "cancel"):
         return -10
     if kind == "end_turn":

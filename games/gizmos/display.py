@@ -115,6 +115,9 @@ def move_label(move: dict, view: dict) -> str:
     if kind == "bottom":
         return _("Put %(card)s under the deck next") % {"card": card_name(move["card"])}
     if kind == "use":
+        if "color" in move:
+            return _("Use %(card)s and pick %(color)s") % {"card": card_name(move["gizmo"]),
+                                                          "color": color_name(move["color"])}
         return _("Use %(card)s") % {"card": card_name(move["gizmo"])}
     if kind == "end_turn":
         return _("End your turn")

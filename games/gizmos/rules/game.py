@@ -10,7 +10,8 @@ The state is a plain JSON-able dict. A turn is a small state machine whose
                   (back to "main"; not for a build out of a Research)
     research      after drawing: build or file one drawn card, or decline
     return        put the remaining drawn cards under the deck, one at a time
-    triggers      use one armed gizmo, all automatic ones at once ("use_all"), or end the turn;
+    triggers      use one armed gizmo (a Pick gizmo with its first colour, if wished), all
+                  automatic ones at once ("use_all"), or end the turn;
                   "auto" turns on or off firing automatic gizmos by themselves for this seat
     pick          a gizmo's Pick action(s): pick a colour, or stop
     file          a gizmo's File action: file a display card, or stop
@@ -306,7 +307,13 @@ class GizmosRules(Rules):
         return [{"type": "bottom", "card": cid} for cid in s["research"]["cards"]]
 
     def _legal_triggers(self, s, seat):
-        moves = [{"type": "use", "gizmo": g} for g in s["armed"] if self.usable(s, seat, g)]
+        moves = []
+        for g in s["armed"]:
+            if self.usable(s, seat, g):
+                moves.append({"type": "use", "gizmo": g})
+                if "pick" in CARDS[g]["effect"]:
+                    # Use a Pick gizmo and make its first pick in one move.
+                    moves += [{"type": "use", "gizmo": g, "color": c} for c in COLORS if c in s["row"]]
         if self.automatic(s, seat):
             moves.append({"type": "use_all"})
             if not self.auto_fires(s, seat):
@@ -622,6 +629,8 @@ class GizmosRules(Rules):
                              "count": eff["pick"]})
             s["phase"] = "pick"
             s["pending"] = {"gizmo": g, "left": eff["pick"]}
+            if "color" in move:
+                self._move_pick(s, seat, {"type": "pick", "color": move["color"]}, rng)
         elif "perform_action" in eff:
             action = eff["perform_action"]
             s["log"].append({"kind": "use", "seat": seat, "gizmo": g, "effect": action})
