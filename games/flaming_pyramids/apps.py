@@ -1,3 +1,5 @@
+from django.utils.translation import gettext_lazy
+
 from games.tables.plugins import GameAppConfig
 
 
@@ -7,3 +9,4 @@ class FlamingPyramidsConfig(GameAppConfig):
     name = "games.flaming_pyramids"
     label = "flaming_pyramids"
     game_slug = "flaming-pyramids"
+    pitch = gettext_lazy("Build a pyramid together, then make it collapse, burn and explode to get rid of your tiles first.")

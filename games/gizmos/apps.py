@@ -1,3 +1,5 @@
+from django.utils.translation import gettext_lazy
+
 from games.tables.plugins import GameAppConfig
 
 
@@ -7,3 +9,4 @@ class GizmosConfig(GameAppConfig):
     name = "games.gizmos"
     label = "gizmos"
     game_slug = "gizmos"
+    pitch = gettext_lazy("Build machines that set each other off in chain reactions, with energy of four colours.")

@@ -1,3 +1,5 @@
+from django.utils.translation import gettext_lazy
+
 from games.tables.plugins import GameAppConfig
 
 
@@ -7,3 +9,4 @@ class PowerhouseConfig(GameAppConfig):
     name = "games.powerhouse"
     label = "powerhouse"
     game_slug = "powerhouse"
+    pitch = gettext_lazy("Draw crystal pyramids from a bag, trade them away in chain reactions and build a clean powerhouse.")

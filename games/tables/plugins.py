@@ -35,6 +35,7 @@ class GameAppConfig(AppConfig):
     bot_module: str | None = None
     board_template: str | None = None
     listed: bool = True  # shown in the lobby's game list
+    pitch: str = ""  # one translated line for the landing page
     # Django picks an apps.py's AppConfig automatically only if exactly one
     # candidate has default=True: the imported base must not count.
     default = False
