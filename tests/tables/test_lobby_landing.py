@@ -93,7 +93,7 @@ def test_filters_by_game_and_player_count_with_a_plain_get_form(tables):
 def test_lobby_in_spanish(tables):
     html = lobby(query="?game=gizmos", lang="es")
     g = row(section(html, "open-tables"), tables["gizmos"])
-    assert "de ana" in g and "2 ocupados, 1 asiento libre" in g and "bot (fuerte)" in g
+    assert "de ana" in g and "2 ocupadas, 1 plaza libre" in g and "bot (fuerte)" in g
     assert "Partidas para mirar" in html and "Filtrar" in html
 
 
