@@ -93,3 +93,46 @@ def sign_in_es(page, login: str) -> None:
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
     expect(page.get_by_role("button", name="Cerrar sesión")).to_be_visible()
+
+
+def test_gizmos_payment_in_one_click_on_a_spanish_phone(new_context, live_server_asgi, shots_dir):
+    """Pick energy until a gizmo is affordable, choose how to pay, and pay in one click."""
+    import re
+
+    from tests.browser.helpers import seq_of
+
+    verified_user("cai")
+    page = phone(new_context)
+    sign_in_es(page, "cai")
+    page.goto("/tables/new/?game=gizmos")
+    form = page.locator("main form.stacked")
+    form.locator("select[name=players]").select_option("2")
+    form.locator("select[name=seat_1]").select_option("fast")
+    form.locator("button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
+    expect(page.locator("#board [data-testid=howto]")).to_contain_text("Cómo se juega")
+
+    def click(locator):
+        before = seq_of(page)
+        locator.click()
+        expect(page.locator("#ws-status")).not_to_have_attribute("data-seq", str(before))
+
+    for _ in range(40):
+        expect(page.locator("#status")).to_contain_text(re.compile("Te toca decidir|Terminada"))
+        other = page.locator("#board .gz-act-payother button")
+        if other.count():
+            break
+        act = page.locator("#board .gz-prompt-act button, #board .gz-row button")
+        click(act.first)
+    else:
+        pytest.fail("no gizmo became affordable")
+    click(other.first)
+    plans = page.locator("#board .gz-payplans .gz-act-pay button")
+    expect(plans.first).to_be_visible()
+    expect(plans.first).to_contain_text("Pagar")
+    assert plans.first.bounding_box()["y"] + 40 < page.evaluate("document.documentElement.scrollHeight")
+    page.locator("#board .gz-pay").screenshot(path=str(shots_dir / "gizmos-pay-phone-es.png"))
+    fits(page)
+    click(plans.first)
+    expect(page.locator("#board .gz-pay")).to_have_count(0)
+    expect(page.locator("#move-list")).to_contain_text("construyó")
