@@ -82,3 +82,13 @@ def test_gizmos_board_shows_how_to_play_in_spanish(make_user):
     html = page(client_for(ana, HTTP_ACCEPT_LANGUAGE="es"), table)
     box = re.search(r'<details class="howto".*?</details>', html, re.S).group(0)
     assert "Cómo se juega" in box and 'href="/games/gizmos/rules/"' in box
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["gizmos", "powerhouse", "flaming-pyramids"])
+def test_every_board_has_a_how_to_play_box_in_both_languages(make_user, slug):
+    ana = make_user("ana")
+    table = actions.check_create_table(creator=ana, game=slug, players=2, bots={1: "fast"})
+    for lang, words in (("en", "How to play"), ("es", "Cómo se juega")):
+        html = page(client_for(ana, HTTP_ACCEPT_LANGUAGE=lang), table)
+        assert re.search(rf"<details[^>]*>\s*<summary>{words}</summary>", html), (slug, lang)
