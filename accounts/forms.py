@@ -5,13 +5,38 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import User, timezone_choices
 
+REGIONS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+           "Indian", "Pacific")
+
+
+def grouped_timezones():
+    """UTC, then the zones grouped by region, each named by its city ("America" ›
+    "Argentina / Buenos Aires"); old aliases (US/…, Etc/…) are left out."""
+    groups: dict[str, list] = {}
+    for tz, _label in timezone_choices():
+        region, _sep, city = tz.partition("/")
+        if region in REGIONS:
+            groups.setdefault(region, []).append((tz, city.replace("_", " ").replace("/", " / ")))
+    return [("UTC", "UTC")] + [(region, groups[region]) for region in REGIONS if region in groups]
+
 
 class ProfileForm(forms.ModelForm):
     """What a player may change about themselves."""
 
-    timezone = forms.ChoiceField(label=_("time zone"), choices=timezone_choices)
+    timezone = forms.ChoiceField(
+        label=_("time zone"), choices=grouped_timezones,
+        widget=forms.Select(attrs={"data-guess-timezone": ""}),
+        help_text=_("Grouped by region; type a city's first letters to jump to it."))
     digest_hour = forms.IntegerField(label=_("hour of the daily digest"), min_value=0, max_value=23,
                                      help_text=_("In your time zone, 0 to 23."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        current = getattr(self.instance, "timezone", "")
+        flat = {tz for tz, _label in timezone_choices()}
+        offered = {"UTC"} | {tz for _r, group in self.fields["timezone"].choices[1:] for tz, _c in group}
+        if current in flat and current not in offered:  # an old alias someone chose earlier
+            self.fields["timezone"].choices = [*self.fields["timezone"].choices, (current, current)]
 
     class Meta:
         model = User

@@ -1,3 +1,5 @@
+from django.utils.translation import gettext_lazy
+
 from games.tables.plugins import GameAppConfig
 
 
@@ -8,3 +10,4 @@ class FlamingPyramidsConfig(GameAppConfig):
     label = "flaming_pyramids"
     game_slug = "flaming-pyramids"
     board_controls = True
+    pitch = gettext_lazy("Build a pyramid together, then make it collapse, burn and explode to get rid of your tiles first.")

@@ -1,3 +1,5 @@
+from django.utils.translation import gettext_lazy
+
 from games.tables.plugins import GameAppConfig
 
 
@@ -8,3 +10,4 @@ class GizmosConfig(GameAppConfig):
     label = "gizmos"
     game_slug = "gizmos"
     board_controls = True
+    pitch = gettext_lazy("Build machines that set each other off in chain reactions, with energy of four colours.")

@@ -110,8 +110,15 @@ def _move_value(view: dict, seat: int, move: dict) -> float:
     if kind == "research":
         p = _progress(view)
         return 0.3 + {1: 0.3 * p, 2: 0.3, 3: 0.3 * (1 - p) + 0.1}[move["level"]]
+    if kind == "use_all":
+        return 10.5  # VP tokens and random draws together: what the bot would use first anyway
     if kind == "use":
-        return 10 - USE_ORDER[next(iter(CARDS[move["gizmo"]]["effect"]))]
+        value = 10 - USE_ORDER[next(iter(CARDS[move["gizmo"]]["effect"]))]
+        if "color" in move:  # the use and its first pick in one move: the pick's worth decides
+            value += 0.01 * _move_value(view, seat, {"type": "pick", "color": move["color"]})
+        return value
+    if kind in ("auto", "cancel"):
+        return -10
     if kind == "end_turn":
         return -5
     if kind in ("decline", "stop"):
@@ -130,17 +137,32 @@ def fast_move(view: dict, legal: list[dict]) -> dict:
     if phase == "pay":
         return _pay_step(view, legal)
     best, best_value = legal[0], float("-inf")
-    for move in legal:
+    for move in _one_click(legal):
         value = _move_value(view, seat, move)
         if value > best_value:
             best, best_value = move, value
     return best
 
 
+def _one_click(legal: list[dict]) -> list[dict]:
+    """The moves without a plain build whose card can be built and paid in one move."""
+    paid = {m["card"] for m in legal if m["type"] == "build" and "spend" in m}
+    return [m for m in legal if not (m["type"] == "build" and "spend" not in m and m["card"] in paid)]
+
+
 def _pay_step(view: dict, legal: list[dict]) -> dict:
-    """Doublers first (they save spheres), then spend the target colour, then the rest."""
+    """A whole payment at once: the fewest spheres, keeping the most wanted colours.
+
+    (Step by step, as before the engine offered whole payments: doublers first, then the
+    target colour, then the rest.)
+    """
     pay = view["turn"]["payment"]
     demand = _colour_demand(view, view["you"])
+    whole = [m for m in legal if m["type"] == "pay"]
+    if whole:
+        return min(whole, key=lambda m: (sum(m["spend"].values()),
+                                         sum(demand[c] * n for c, n in m["spend"].items())))
+    legal = [m for m in legal if m["type"] in ("spend", "convert")]
 
     def rank(move):
         if move["type"] == "convert":
@@ -223,7 +245,7 @@ def determinize(view: dict, rng: Rng) -> dict:
         "seats": seats, "current": turn["seat"], "round": turn["round"], "phase": turn["phase"],
         "pending": pending, "research": research, "used": list(turn["used"]), "armed": list(turn["armed"]),
         "ending": view["ending"], "over": view["over"], "reason": None, "passes": 0, "log": [],
-        "rng": rng.next64(),
+        "rng": rng.next64(), "auto": [p["seat"] for p in view["seats"] if p.get("auto")],
     }
 
 
@@ -241,7 +263,11 @@ def _finish_turn(s: dict, seat: int, limit: int = 60) -> None:
 
 
 def _pay_quick(s: dict, legal: list[dict]) -> dict:
+    whole = [m for m in legal if m["type"] == "pay"]
+    if whole:
+        return whole[0]  # a cheapest payment comes first
     target = s["pending"]["target"]
+    legal = [m for m in legal if m["type"] in ("spend", "convert")]
 
     def rank(move):
         if move["type"] == "convert":
@@ -254,7 +280,7 @@ def _search(view: dict, legal: list[dict], rng: Rng, *, samples: int, candidates
             time_limit: float) -> dict:
     seat = view["you"]
     start = time.monotonic()
-    ranked = sorted(legal, key=lambda m: -_move_value(view, seat, m))[:candidates]
+    ranked = sorted(_one_click(legal), key=lambda m: -_move_value(view, seat, m))[:candidates]
     if len(ranked) == 1:
         return ranked[0]
     totals = [0.0] * len(ranked)

@@ -80,8 +80,12 @@ def move_label(move: dict, view: dict) -> str:
         you = view.get("you")
         seats = view.get("seats") or []
         if phase == "main" and you is not None and move["card"] in seats[you]["archive"]:
-            return _("Build %(card)s from your Archive") % {"card": card_name(move["card"])}
-        return _("Build %(card)s") % {"card": card_name(move["card"])}
+            text = _("Build %(card)s from your Archive") % {"card": card_name(move["card"])}
+        else:
+            text = _("Build %(card)s") % {"card": card_name(move["card"])}
+        if "spend" in move:
+            text += ", " + _("paying %(energy)s") % {"energy": colors_text(move["spend"])}
+        return text
     if kind == "research":
         return _("Research level %(level)s") % {"level": ROMAN.get(move["level"], move["level"])}
     if kind == "pass":
@@ -96,17 +100,44 @@ def move_label(move: dict, view: dict) -> str:
         if "to" in move:
             return _("Turn %(from)s into %(to)s (%(gizmo)s)") % args
         return _("Double %(from)s (%(gizmo)s)") % args
+    if kind == "pay":
+        return pay_label(move, view)
+    if kind == "cancel":
+        return _("Call off this build")
+    if kind == "use_all":
+        return _("Use all automatic gizmos (VP and random energy)")
+    if kind == "auto":
+        if move.get("on"):
+            return _("Use them now, and by themselves from now on")
+        return _("Stop using automatic gizmos by themselves")
     if kind == "decline":
         return _("Take none of them")
     if kind == "bottom":
         return _("Put %(card)s under the deck next") % {"card": card_name(move["card"])}
     if kind == "use":
+        if "color" in move:
+            return _("Use %(card)s and pick %(color)s") % {"card": card_name(move["gizmo"]),
+                                                          "color": color_name(move["color"])}
         return _("Use %(card)s") % {"card": card_name(move["gizmo"])}
     if kind == "end_turn":
         return _("End your turn")
     if kind == "stop":
         return _("Stop: skip the rest of this effect")
     return kind or "?"
+
+
+def pay_label(move: dict, view: dict) -> str:
+    """“Pay 1 yellow, 1 blue (with “yellow → any”), keep 1 red”."""
+    spend = move.get("spend") or {}
+    plans = ((view.get("turn") or {}).get("payment") or {}).get("plans") or []
+    plan = next((p for p in plans if p["spend"] == spend), None)
+    text = _("Pay %(energy)s") % {"energy": colors_text(spend)}
+    if plan and plan["converters"]:
+        text += " " + _("(with %(cards)s)") % {
+            "cards": _names_list(["“%s”" % card_text(g) for g in plan["converters"]])}
+    if plan is not None:
+        text += ", " + _("keep %(energy)s") % {"energy": colors_text(plan["left"])}
+    return text
 
 
 # -- the log --------------------------------------------------------------------------------
@@ -237,6 +268,12 @@ def _log_text(entry: dict, view: dict, names: list[str]) -> str:
         return _("%(name)s stops the effect of %(card)s.") % {"name": who, "card": card_name(entry["gizmo"])}
     if kind == "pass":
         return _("%(name)s cannot act and passes.") % {"name": who}
+    if kind == "cancel":
+        return _("%(name)s calls off building %(card)s.") % {"name": who, "card": card_name(entry["card"])}
+    if kind == "auto":
+        if entry.get("on"):
+            return _("%(name)s has automatic gizmos used by themselves from now on.") % {"name": who}
+        return _("%(name)s uses automatic gizmos by hand again.") % {"name": who}
     if kind == "end_triggered":
         return _("%(name)s has %(gizmos)s gizmos, %(level3)s of level III: the game ends after "
                  "this round.") % {"name": who, "gizmos": entry["gizmos"], "level3": entry["level3"]}

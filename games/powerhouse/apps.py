@@ -1,3 +1,5 @@
+from django.utils.translation import gettext_lazy
+
 from games.tables.plugins import GameAppConfig
 
 
@@ -8,3 +10,4 @@ class PowerhouseConfig(GameAppConfig):
     label = "powerhouse"
     game_slug = "powerhouse"
     board_controls = True
+    pitch = gettext_lazy("Draw crystal pyramids from a bag, trade them away in chain reactions and build a clean powerhouse.")

@@ -38,6 +38,7 @@ class GameAppConfig(AppConfig):
     listed: bool = True  # shown in the lobby's game list
     # The board carries a control for every move: the plain list of moves under it folds.
     board_controls: bool = False
+    pitch: str = ""  # one translated line for the landing page
     # Django picks an apps.py's AppConfig automatically only if exactly one
     # candidate has default=True: the imported base must not count.
     default = False

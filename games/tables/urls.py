@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import guide, views
 
 app_name = "tables"
 
@@ -19,4 +19,5 @@ urlpatterns = [
     path("tables/<int:table_id>/mute", views.mute, name="mute"),
     path("tables/<int:table_id>/reclaim", views.reclaim, name="reclaim"),
     path("vacation/", views.vacation, name="vacation"),
+    path("games/<slug:slug>/rules/", guide.rules_page, name="rules"),
 ]

@@ -63,9 +63,16 @@ def home(request):
 
 
 def lobby(request):
-    """Open tables to join, and the games to start a table of."""
+    """Open tables to join (filtered by game and player count), games to watch, and the
+    games to start a table of."""
+    from . import lobby as lobby_rows
+
+    form = lobby_rows.LobbyFilter(request.GET or None)
+    filters = form.filters()
     return render(request, "tables/lobby.html", {
-        "open_tables": selectors.open_tables_for(request.user), "games": listed_games()})
+        "form": form, "filtered": bool(filters), "games": listed_games(),
+        "open_rows": lobby_rows.open_rows(request.user, filters),
+        "watch_rows": lobby_rows.watch_rows(filters)})
 
 
 @login_required

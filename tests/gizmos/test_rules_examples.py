@@ -17,6 +17,11 @@ def turn_of(s: dict, seat: int) -> dict:
     return s
 
 
+def steps(s: dict) -> list[dict]:
+    """The sphere-by-sphere payment steps among the legal moves."""
+    return [m for m in RULES.legal_moves(s, s["current"]) if m["type"] in ("spend", "convert")]
+
+
 # -- §7.2 converters -------------------------------------------------------------------------
 
 def test_converter_chain_example_yellow_to_two_blue():
@@ -29,7 +34,7 @@ def test_converter_chain_example_yellow_to_two_blue():
     s = play(s, {"type": "build", "card": "L2-09"})
     assert s["phase"] == "pay"
     # Only payments that can still complete are offered: spending yellow is one.
-    assert RULES.legal_moves(s, 0) == [{"type": "spend", "color": "yellow"}]
+    assert steps(s) == [{"type": "spend", "color": "yellow"}]
     s = play(s, {"type": "spend", "color": "yellow"},
              {"type": "convert", "gizmo": "L1-26", "slot": 0, "unit": 0, "to": "red"},
              {"type": "convert", "gizmo": "L2-30", "slot": 0, "unit": 0},
@@ -75,7 +80,7 @@ def test_no_overpayment_and_unneeded_spheres_refused():
     spends = {m["color"] for m in RULES.legal_moves(s, 0) if m["type"] == "spend"}
     assert spends == {"blue", "yellow"}
     s = play(s, {"type": "spend", "color": "yellow"})
-    assert RULES.legal_moves(s, 0) == [
+    assert steps(s) == [
         {"type": "convert", "gizmo": "L1-26", "slot": 0, "unit": 0, "to": "blue"}]
     s = play(s, {"type": "convert", "gizmo": "L1-26", "slot": 0, "unit": 0, "to": "blue"},
              {"type": "spend", "color": "blue"})

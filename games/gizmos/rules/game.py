@@ -3,11 +3,16 @@
 The state is a plain JSON-able dict. A turn is a small state machine whose
 `phase` says which decision the player to move owes:
 
-    main          choose an action: file/pick/build (with the card) or research (a level)
-    pay           pay a chosen build one step at a time: spend a sphere or use a converter slot
+    main          choose an action: file/pick/build (with the card, and optionally the
+                  payment as "spend") or research (a level)
+    pay           pay a chosen build: at once with a proposed plan ("pay"), or one step at a
+                  time (spend a sphere, use a converter slot); "cancel" while nothing is paid
+                  (back to "main"; not for a build out of a Research)
     research      after drawing: build or file one drawn card, or decline
     return        put the remaining drawn cards under the deck, one at a time
-    triggers      use one armed gizmo, or end the turn
+    triggers      use one armed gizmo (a Pick gizmo with its first colour, if wished), all
+                  automatic ones at once ("use_all"), or end the turn;
+                  "auto" turns on or off firing automatic gizmos by themselves for this seat
     pick          a gizmo's Pick action(s): pick a colour, or stop
     file          a gizmo's File action: file a display card, or stop
     research_level a gizmo's Research action: choose the level, or stop
@@ -26,7 +31,9 @@ from .cards import (
 )
 
 MOVE_TYPES = ("file", "pick", "build", "research", "pass", "spend", "convert", "decline", "bottom",
-              "use", "end_turn", "stop")
+              "use", "end_turn", "stop", "pay", "cancel", "use_all", "auto")
+# Gizmos whose use involves no choice: gaining VP tokens, drawing random energy.
+AUTOMATIC = ("vp_tokens", "draw_random")
 ROW_SIZE = 6
 END_LEVEL3 = 4
 END_GIZMOS = 16
@@ -48,6 +55,8 @@ def copy_state(s: dict) -> dict:
     t["used"] = list(s["used"])
     t["armed"] = list(s["armed"])
     t["log"] = list(s["log"])
+    if "auto" in s:
+        t["auto"] = list(s["auto"])
     return t
 
 
@@ -200,6 +209,23 @@ class GizmosRules(Rules):
             return bool(self._free_build_cards(s, seat))
         return False
 
+    def automatic(self, s, seat) -> list[str]:
+        """Armed gizmos, usable now, whose use involves no choice (VP tokens, random draws)."""
+        return [g for g in s["armed"] if next(iter(CARDS[g]["effect"])) in AUTOMATIC
+                and self.usable(s, seat, g)]
+
+    def auto_fires(self, s, seat) -> bool:
+        """Whether the seat has asked for its automatic gizmos to fire by themselves."""
+        return seat in s.get("auto", ())
+
+    def pay_plans(self, s, seat) -> list[dict]:
+        """The whole payments open now, one per set of spheres spent, a cheapest first."""
+        pend = s["pending"]
+        p = s["seats"][seat]
+        free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
+        return payment.plans(target=pend["target"], need=pend["need"], pool=pend["pool"],
+                             storage=free, slots=self.free_slots(s, seat))
+
     def _display_cards(self, s):
         return [(lvl, i, cid) for lvl in ("1", "2", "3") for i, cid in enumerate(s["display"][lvl])
                 if cid is not None]
@@ -229,31 +255,49 @@ class GizmosRules(Rules):
             moves += [{"type": "pick", "color": c} for c in COLORS if c in s["row"]]
         slots = self.free_slots(s, seat)
         for _l, _i, cid in self._display_cards(s):
-            if self.affordable(s, seat, cid, "display", slots):
-                moves.append({"type": "build", "card": cid})
+            moves += self._build_moves(s, seat, cid, "display", slots)
         for cid in p["archive"]:
-            if self.affordable(s, seat, cid, "archive", slots):
-                moves.append({"type": "build", "card": cid})
+            moves += self._build_moves(s, seat, cid, "archive", slots)
         if "research" not in forbidden(p["gizmos"]):
             moves += [{"type": "research", "level": lvl} for lvl in (1, 2, 3) if s["decks"][str(lvl)]]
         if not moves:
             moves.append({"type": "pass"})  # §15 Q4: only when no action is possible
         return moves
 
+    def _build_moves(self, s, seat, cid, source, slots) -> list[dict]:
+        """Build `cid` and then pay ("build"), or build it paying a cheapest way at once
+        ("build" with that "spend"; the other ways are "pay" moves after a plain build)."""
+        if not self.affordable(s, seat, cid, source, slots):
+            return []
+        moves = []
+        need = self.need(s, seat, cid, source)
+        if need:
+            plan = payment.witness(target=CARDS[cid]["color"], need=need, pool=[],
+                                   storage=s["seats"][seat]["energy"], slots=slots)
+            moves.append({"type": "build", "card": cid, "spend": plan["spend"]})
+        return moves + [{"type": "build", "card": cid}]
+
     def _legal_pay(self, s, seat):
         pend = s["pending"]
         p = s["seats"][seat]
         free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
-        return payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
-                               storage=free, slots=self.free_slots(s, seat))
+        moves = [{"type": "pay", "spend": spend} for spend in payment.spend_options(
+            target=pend["target"], need=pend["need"], pool=pend["pool"], storage=free,
+            slots=self.free_slots(s, seat))]
+        moves += payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
+                                 storage=free, slots=self.free_slots(s, seat))
+        if not pend["pool"] and pend["source"] != "research":
+            # Nothing paid yet: the build may be called off. Not a build out of a Research:
+            # the card was shown to everyone to be paid for, and must stay a secret draw.
+            moves.append({"type": "cancel"})
+        return moves
 
     def _legal_research(self, s, seat):
         moves = []
         cards = s["research"]["cards"]
         slots = self.free_slots(s, seat)
         for cid in cards:
-            if self.affordable(s, seat, cid, "research", slots):
-                moves.append({"type": "build", "card": cid})
+            moves += self._build_moves(s, seat, cid, "research", slots)
         if self._can_file(s, seat):
             moves += [{"type": "file", "card": cid} for cid in cards]
         moves.append({"type": "decline"})
@@ -263,7 +307,19 @@ class GizmosRules(Rules):
         return [{"type": "bottom", "card": cid} for cid in s["research"]["cards"]]
 
     def _legal_triggers(self, s, seat):
-        moves = [{"type": "use", "gizmo": g} for g in s["armed"] if self.usable(s, seat, g)]
+        moves = []
+        for g in s["armed"]:
+            if self.usable(s, seat, g):
+                moves.append({"type": "use", "gizmo": g})
+                if "pick" in CARDS[g]["effect"]:
+                    # Use a Pick gizmo and make its first pick in one move.
+                    moves += [{"type": "use", "gizmo": g, "color": c} for c in COLORS if c in s["row"]]
+        if self.automatic(s, seat):
+            moves.append({"type": "use_all"})
+            if not self.auto_fires(s, seat):
+                moves.append({"type": "auto", "on": True})
+        if self.auto_fires(s, seat):
+            moves.append({"type": "auto", "on": False})
         moves.append({"type": "end_turn"})
         return moves
 
@@ -316,6 +372,8 @@ class GizmosRules(Rules):
         elif kind == "build":
             source = "archive" if move["card"] in s["seats"][seat]["archive"] else "display"
             self._start_build(s, seat, move["card"], source, rng)
+            if "spend" in move:
+                self._move_pay(s, seat, {"type": "pay", "spend": move["spend"]}, rng)
         else:
             self._start_research(s, seat, move["level"])
 
@@ -434,6 +492,20 @@ class GizmosRules(Rules):
     # pay -----------------------------------------------------------------------------------
     def _move_pay(self, s, seat, move, rng):
         pend = s["pending"]
+        if move["type"] == "cancel":
+            s["pending"] = None
+            s["phase"] = "main"
+            s["log"].append({"kind": "cancel", "seat": seat, "card": pend["card"]})
+            return
+        if move["type"] == "pay":
+            p = s["seats"][seat]
+            plan = payment.witness(
+                target=pend["target"], need=pend["need"], pool=pend["pool"],
+                storage={c: p["energy"][c] - pend["spent"][c] for c in COLORS},
+                slots=self.free_slots(s, seat), only=move["spend"])
+            for step in plan["moves"]:
+                self._move_pay(s, seat, step, rng)
+            return
         if move["type"] == "spend":
             origin = max((u[1] for u in pend["pool"]), default=-1) + 1
             pend["pool"].append([move["color"], origin])
@@ -458,6 +530,8 @@ class GizmosRules(Rules):
         kind = move["type"]
         if kind == "build":
             self._start_build(s, seat, move["card"], "research", rng)
+            if "spend" in move:
+                self._move_pay(s, seat, {"type": "pay", "spend": move["spend"]}, rng)
             return
         if kind == "file":
             s["research"]["cards"].remove(move["card"])
@@ -479,19 +553,31 @@ class GizmosRules(Rules):
 
     # triggers ------------------------------------------------------------------------------
     def _resume(self, s, rng):
-        """Back to the chain reaction after an action completes; end the turn if nothing is usable."""
+        """Back to the chain reaction after an action completes; end the turn if nothing is usable.
+
+        A seat that asked for it has its automatic gizmos fired here: VP tokens at once,
+        random draws once no other usable gizmo is armed (a draw could fill the storage
+        a Pick would want, so while there is a choice the order stays the player's)."""
         seat = s["current"]
         s["pending"] = None
+        if self.auto_fires(s, seat):
+            self._fire_automatic(s, seat, rng, all_kinds=False)
         if any(self.usable(s, seat, g) for g in s["armed"]):
             s["phase"] = "triggers"
         else:
             self._end_turn(s, rng)
 
-    def _move_triggers(self, s, seat, move, rng):
-        if move["type"] == "end_turn":
-            self._end_turn(s, rng)
-            return
-        g = move["gizmo"]
+    def _fire_automatic(self, s, seat, rng, *, all_kinds: bool) -> None:
+        """Use the automatic gizmos one after another (see `_resume` for `all_kinds`)."""
+        while True:
+            autos = self.automatic(s, seat)
+            if not all_kinds and any(g not in autos and self.usable(s, seat, g) for g in s["armed"]):
+                autos = [g for g in autos if "vp_tokens" in CARDS[g]["effect"]]
+            if not autos:
+                return
+            self._use_automatic(s, seat, autos[0], rng)
+
+    def _use_automatic(self, s, seat, g, rng) -> None:
         s["armed"].remove(g)
         s["used"].append(g)
         eff = CARDS[g]["effect"]
@@ -508,17 +594,43 @@ class GizmosRules(Rules):
                 p["energy"][color] += 1
                 drawn.append(color)
             s["log"].append({"kind": "use", "seat": seat, "gizmo": g, "effect": "draw", "colors": drawn})
-            self._resume(s, rng)
-        elif "vp_tokens" in eff:
+        else:
             p["tokens"] += eff["vp_tokens"]
             s["log"].append({"kind": "use", "seat": seat, "gizmo": g, "effect": "vp",
                              "vp": eff["vp_tokens"]})
+
+    def _move_triggers(self, s, seat, move, rng):
+        if move["type"] == "end_turn":
+            self._end_turn(s, rng)
+            return
+        if move["type"] == "use_all":
+            self._fire_automatic(s, seat, rng, all_kinds=True)
             self._resume(s, rng)
-        elif "pick" in eff:
+            return
+        if move["type"] == "auto":
+            auto = set(s.get("auto", ()))
+            auto.add(seat) if move["on"] else auto.discard(seat)
+            s["auto"] = sorted(auto)
+            s["log"].append({"kind": "auto", "seat": seat, "on": move["on"]})
+            if move["on"]:
+                self._fire_automatic(s, seat, rng, all_kinds=True)
+            self._resume(s, rng)
+            return
+        g = move["gizmo"]
+        eff = CARDS[g]["effect"]
+        if next(iter(eff)) in AUTOMATIC:
+            self._use_automatic(s, seat, g, rng)
+            self._resume(s, rng)
+            return
+        s["armed"].remove(g)
+        s["used"].append(g)
+        if "pick" in eff:
             s["log"].append({"kind": "use", "seat": seat, "gizmo": g, "effect": "pick",
                              "count": eff["pick"]})
             s["phase"] = "pick"
             s["pending"] = {"gizmo": g, "left": eff["pick"]}
+            if "color" in move:
+                self._move_pick(s, seat, {"type": "pick", "color": move["color"]}, rng)
         elif "perform_action" in eff:
             action = eff["perform_action"]
             s["log"].append({"kind": "use", "seat": seat, "gizmo": g, "effect": action})

@@ -9,13 +9,22 @@ Every spent sphere must pay for something (§15 Q6): a sphere may only be spent
 once the previous sphere's units include at least one of the target colour, and
 converter steps apply to the units of the sphere spent last. This "one sphere at
 a time" order loses no payment (any valid payment can be reordered sphere by
-sphere); surplus from a doubler is lost. Only steps after which the payment can
-still be completed are offered, which two small memoised searches decide.
+sphere); surplus from a doubler is lost.
+
+Converters chain in any order (§7.2), also for a generic cost: there a plain
+colour change pays nothing more (§6.3), but it may feed a doubler of the new
+colour (a yellow→any converter and a red doubler make 1 yellow pay 2 of the 7).
+
+One memoised search, `cheapest`, decides everything: whether a cost can be paid,
+which steps keep a payment completable (the legal steps), and a cheapest way to
+finish (fewest spheres, then fewest converter steps) as a witness that the
+page proposes and the "pay" move carries out.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
 
 from .cards import COLORS
 
@@ -27,52 +36,24 @@ def _match(color: str, target: str) -> bool:
 
 
 def _useful(target: str, rest: tuple) -> set:
+    """Colours worth converting a unit into, with the slots `rest` still free.
+
+    For a coloured cost: the target and whatever a further converter takes. For a
+    generic cost every colour already pays, so only a doubler's colour is worth it.
+    """
+    if target == "any":
+        return {s[0] for s in rest if s[2] == 2 and s[0] != "any"}
     return {target} | {s[0] for s in rest if s[0] != "any"}
 
 
-@lru_cache(maxsize=200_000)
-def reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
-    """Whether units `counts` (COLORS order) and `slots` can make `need` target units."""
-    if need <= 0:
-        return True
-    doublers = [s for s in slots if s[2] == 2]
-    if target == "any":
-        # §6.3: colour converters change nothing for a generic cost; a doubler adds one.
-        return sum(counts) + sum(1 for s in doublers if counts[COLORS.index(s[0])]) >= need
-    ti = COLORS.index(target)
-    have = counts[ti]
-    if have >= need:
-        return True
-    if not slots:
-        return False
-    others = sum(counts) - have + len(doublers)
-    if have + len(doublers) + min(len(slots) - len(doublers), others) < need:
-        return False
-    seen = set()
-    for si, slot in enumerate(slots):
-        if slot in seen:
-            continue
-        seen.add(slot)
-        rest = slots[:si] + slots[si + 1:]
-        src, _dst, count = slot
-        for xi, x in enumerate(COLORS):
-            if not counts[xi] or (src != "any" and src != x):
-                continue
-            if count == 2:
-                new = list(counts)
-                new[xi] += 1
-                if reach(target, need, _cap(new, need), rest):
-                    return True
-                continue
-            for y in _useful(target, rest):
-                if y == x:
-                    continue
-                new = list(counts)
-                new[xi] -= 1
-                new[COLORS.index(y)] += 1
-                if reach(target, need, _cap(new, need), rest):
-                    return True
-    return False
+def _outs(slot: tuple, color: str, target: str, rest: tuple) -> list:
+    """Useful outcomes of applying `slot` to a unit of `color`: None means doubled."""
+    src, _dst, count = slot
+    if src != "any" and src != color:
+        return []
+    if count == 2:
+        return [None]
+    return [t for t in COLORS if t in _useful(target, rest) and t != color]
 
 
 def _cap(counts, most: int) -> tuple:
@@ -80,41 +61,137 @@ def _cap(counts, most: int) -> tuple:
     return tuple(min(n, most) for n in counts)
 
 
-@lru_cache(maxsize=200_000)
-def feasible(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple) -> bool:
-    """Whether a payment can still complete: `done` target units from earlier spheres,
-    `group` the units of the sphere spent last, `storage` the spheres still free."""
-    hits = sum(1 for c in group if _match(c, target))
-    if done + hits >= need:
-        return hits > 0 or not group
-    if (hits or not group) and reach(target, need - done - hits, _cap(storage, need), slots):
-        return True
+def _hits(group: tuple, target: str) -> int:
+    return sum(1 for c in group if _match(c, target))
+
+
+def _bound(target: str, done: int, group: tuple, storage: tuple, slots: tuple) -> int:
+    """An upper bound of the target units this payment can reach (search pruning)."""
+    doublers = sum(1 for s in slots if s[2] == 2)
+    if target == "any":
+        return done + len(group) + sum(storage) + doublers
+    hits = _hits(group, target)
+    ti = COLORS.index(target)
+    others = len(group) - hits + sum(storage) - storage[ti]
+    return done + hits + storage[ti] + doublers + min(len(slots) - doublers, others)
+
+
+def _terminal(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
+    """The answer of `cheapest` where no search is needed, else False."""
+    hits = _hits(group, target)
+    if done + hits >= need and (hits or not group):
+        return (0, 0), None
+    if _bound(target, done, group, storage, slots) < need:
+        return None
+    if not slots:
+        # Without converters each sphere pays one unit, if it is of the target colour.
+        if group and not hits:
+            return None
+        first = next(c for i, c in enumerate(COLORS) if storage[i]) if target == "any" else target
+        return (need - done - hits, 0), ("spend", first)
+    return False
+
+
+def _steps(target: str, done: int, group: tuple, storage: tuple, slots: tuple):
+    """Every useful next step and the payment after it: the one step machine of the search.
+
+    Yields (step, spheres added, conversions added, (done, group, storage, slots)).
+    """
+    hits = _hits(group, target)
+    if hits or not group:
+        takes = {s[0] for s in slots}
+        for i, c in enumerate(COLORS):
+            # A sphere that is not of the target colour pays only through a converter.
+            if storage[i] and (target in ("any", c) or c in takes or "any" in takes):
+                after = storage[:i] + (storage[i] - 1,) + storage[i + 1:]
+                yield ("spend", c), 1, 0, (done + hits, (c,), after, slots)
     seen = set()
     for si, slot in enumerate(slots):
         if slot in seen:
             continue
         seen.add(slot)
         rest = slots[:si] + slots[si + 1:]
-        for ui, color in enumerate(group):
-            if color in group[:ui]:
+        for ui, u in enumerate(group):
+            if u in group[:ui]:
                 continue
-            for new in _results(slot, color, target, rest):
-                g2 = tuple(sorted(group[:ui] + new + group[ui + 1:]))
-                if feasible(target, need, done, g2, storage, rest):
+            for to in _outs(slot, u, target, rest):
+                g = list(group)
+                g.remove(u)
+                g += [u, u] if to is None else [to]
+                yield ("convert", slot, u, to), 0, 1, (done, tuple(sorted(g)), storage, rest)
+
+
+@lru_cache(maxsize=200_000)
+def reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
+    """Whether units `counts` (COLORS order) and `slots` can make `need` target units.
+
+    The order-free form of `feasible` for spheres not spent yet (any payment can be
+    reordered sphere by sphere): a much smaller search, for `can_pay` and as a shortcut.
+    """
+    if need <= 0:
+        return True
+    have = sum(counts) if target == "any" else counts[COLORS.index(target)]
+    if have >= need:
+        return True
+    if not slots or _bound(target, 0, (), counts, slots) < need:
+        return False
+    seen = set()
+    for si, slot in enumerate(slots):
+        if slot in seen:
+            continue
+        seen.add(slot)
+        rest = slots[:si] + slots[si + 1:]
+        for xi, x in enumerate(COLORS):
+            if not counts[xi]:
+                continue
+            for to in _outs(slot, x, target, rest):
+                new = list(counts)
+                if to is None:
+                    new[xi] += 1
+                else:
+                    new[xi] -= 1
+                    new[COLORS.index(to)] += 1
+                if reach(target, need, _cap(new, need), rest):
                     return True
     return False
 
 
-def _results(slot: tuple, color: str, target: str, rest: tuple) -> list[tuple]:
-    """Useful outcomes of applying `slot` to a unit of `color` (search pruning)."""
-    src, _dst, count = slot
-    if src != "any" and src != color:
-        return []
-    if count == 2:
-        return [(color, color)]
-    if target == "any":
-        return []
-    return [(t,) for t in sorted(_useful(target, rest)) if t != color]
+@lru_cache(maxsize=400_000)
+def feasible(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple) -> bool:
+    """Whether a payment can still complete from this point (see `cheapest` for the arguments)."""
+    end = _terminal(target, need, done, group, storage, slots)
+    if end is not False:
+        return end is not None
+    hits = _hits(group, target)
+    if (hits or not group) and reach(target, need - done - hits, storage, slots):
+        return True
+    return any(feasible(target, need, *after) for _step, _s, _c, after in
+               _steps(target, done, group, storage, slots))
+
+
+@lru_cache(maxsize=400_000)
+def cheapest(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
+    """(cost, first step) of a cheapest completion, or None if the payment cannot complete.
+
+    `done`: target units of the spheres spent before the last one; `group`: the units
+    (sorted colours) of the sphere spent last; `storage`: spheres still free (COLORS
+    order, capped at `need`); `slots`: free converter slots (sorted triples).
+    cost = (spheres, converter steps); a step is ("spend", colour) or
+    ("convert", slot, unit colour, new colour or None for doubled). It walks the same
+    steps as `feasible`, only the branches that can still complete.
+    """
+    end = _terminal(target, need, done, group, storage, slots)
+    if end is not False:
+        return end
+    best = None
+    for step, spheres, convs, after in _steps(target, done, group, storage, slots):
+        if not feasible(target, need, *after):
+            continue
+        sub = cheapest(target, need, *after)
+        cost = (sub[0][0] + spheres, sub[0][1] + convs)
+        if best is None or cost < best[0]:
+            best = (cost, step)
+    return best
 
 
 def _split(target: str, pool: list) -> tuple[int, int, tuple]:
@@ -127,6 +204,10 @@ def _split(target: str, pool: list) -> tuple[int, int, tuple]:
     return done, last, group
 
 
+def _triples(slots: list) -> tuple:
+    return tuple(sorted(s[2] for s in slots))
+
+
 def options(*, target: str, need: int, pool: list, storage: dict, slots: list) -> list[dict]:
     """Every legal payment step now.
 
@@ -135,9 +216,9 @@ def options(*, target: str, need: int, pool: list, storage: dict, slots: list) -
     """
     moves = []
     done, last, group = _split(target, pool)
-    hits = sum(1 for c in group if _match(c, target))
+    hits = _hits(group, target)
     st = tuple(storage.get(c, 0) for c in COLORS)
-    all_slots = tuple(sorted(s[2] for s in slots))
+    all_slots = _triples(slots)
     if hits or not group:
         for i, c in enumerate(COLORS):
             if st[i] > 0:
@@ -146,20 +227,17 @@ def options(*, target: str, need: int, pool: list, storage: dict, slots: list) -
                     moves.append({"type": "spend", "color": c})
     seen = set()
     for gizmo, si, slot in slots:
-        rest = tuple(sorted(s[2] for s in slots if not (s[0] == gizmo and s[1] == si)))
-        src, _dst, count = slot
+        rest = _triples([s for s in slots if not (s[0] == gizmo and s[1] == si)])
         for ui, (color, origin) in enumerate(pool):
             if origin != last or (gizmo, si, color) in seen:
                 continue
             seen.add((gizmo, si, color))
-            if src != "any" and src != color:
-                continue
-            if count == 2:
-                outs = [None]
-            elif target == "any":
-                continue
+            if target == "any" or slot[2] == 2:
+                outs = _outs(slot, color, target, rest)
+            elif slot[0] in ("any", color):
+                outs = [t for t in COLORS if t != color]  # pruned below by feasibility
             else:
-                outs = [t for t in COLORS if t != color]
+                outs = []
             for to in outs:
                 g = list(group)
                 g.remove(color)
@@ -187,4 +265,126 @@ def can_pay(*, target: str, need: int, storage: dict, slots: list) -> bool:
     if not slots:
         return False
     counts = _cap(tuple(storage.get(c, 0) for c in COLORS), need)
-    return reach(target, need, counts, tuple(sorted(s[2] for s in slots)))
+    return reach(target, need, counts, _triples(slots))
+
+
+# -- whole payments ----------------------------------------------------------------------------
+
+def witness(*, target: str, need: int, pool: list, storage: dict, slots: list,
+            only: dict | None = None) -> dict | None:
+    """A cheapest way to finish this payment as the engine's own steps, or None.
+
+    With `only` (colour -> count) exactly those spheres are spent, or None if they
+    cannot finish it without a sphere that pays nothing. The answer: "spend" (the
+    spheres), "moves" (spend/convert moves, each legal when its turn comes, as listed
+    by `options`), "converters" (gizmos used, in order), "conversions" (what each
+    converter step did), "left" (storage afterwards) and "cost".
+    """
+    free = {c: storage.get(c, 0) for c in COLORS}
+    if only is not None:
+        if any(only.get(c, 0) > free[c] or only.get(c, 0) < 0 for c in COLORS):
+            return None
+        free = {c: only.get(c, 0) for c in COLORS}
+    done, _last, group = _split(target, pool)
+    st = _cap(tuple(free[c] for c in COLORS), need)
+    triples = _triples(slots)
+    first = cheapest(target, need, done, group, st, triples)
+    if first is None:
+        return None
+    if only is not None and first[0][0] != sum(free.values()):
+        return None
+    pool = [list(u) for u in pool]
+    unused = list(slots)
+    taken: list[str] = []
+    moves, conversions = [], []
+    spend = {c: 0 for c in COLORS}
+    while True:
+        _cost, step = cheapest(target, need, done, group, st, triples)
+        if step is None:
+            break
+        if step[0] == "spend":
+            c = step[1]
+            spend[c] += 1
+            done += _hits(group, target)
+            group = (c,)
+            i = COLORS.index(c)
+            st = st[:i] + (st[i] - 1,) + st[i + 1:]
+            origin = max((u[1] for u in pool), default=-1) + 1
+            pool.append([c, origin])
+            moves.append({"type": "spend", "color": c})
+            continue
+        _kind, slot, unit, to = step
+        rest = list(triples)
+        rest.remove(slot)
+        triples = tuple(rest)
+        g = list(group)
+        g.remove(unit)
+        g += [unit, unit] if to is None else [to]
+        group = tuple(sorted(g))
+        # A concrete slot with that effect: a card already used in this payment first.
+        pick = next((f for f in unused if f[2] == slot and f[0] in taken), None) or next(
+            f for f in unused if f[2] == slot)
+        unused.remove(pick)
+        if pick[0] not in taken:
+            taken.append(pick[0])
+        last = max(u[1] for u in pool)
+        ui = next(i for i, u in enumerate(pool) if u[1] == last and u[0] == unit)
+        move = {"type": "convert", "gizmo": pick[0], "slot": pick[1], "unit": ui}
+        if to is None:
+            pool.append([unit, last])
+        else:
+            pool[ui][0] = to
+            move["to"] = to
+        moves.append(move)
+        conversions.append({"gizmo": pick[0], "from": unit, "to": to or unit, "double": to is None})
+    left = {c: storage.get(c, 0) - spend[c] for c in COLORS}
+    return {
+        "need": need, "spend": {c: n for c, n in spend.items() if n}, "moves": moves,
+        "converters": taken, "conversions": conversions,
+        "left": {c: n for c, n in left.items() if n}, "cost": list(first[0]),
+    }
+
+
+@lru_cache(maxsize=100_000)
+def _spend_sets(target: str, need: int, done: int, group: tuple, free: tuple, triples: tuple) -> tuple:
+    """The minimal sets of spheres (COLORS-order counts) that finish a payment, cheapest first."""
+    if not feasible(target, need, done, group, free, triples):
+        return ()
+    found = []
+    left = need - done - _hits(group, target)
+    doublers = sum(1 for s in triples if s[2] == 2)
+    for counts in product(*(range(n + 1) for n in free)):
+        # Each sphere pays at least one unit and a doubler adds one: fewer cannot pay,
+        # more would spend a sphere that pays nothing.
+        if not left - doublers - len(group) <= sum(counts) <= left:
+            continue
+        if not feasible(target, need, done, group, counts, triples):
+            continue
+        # Minimal: no sphere of it can be left out (feasibility only grows with storage).
+        if any(counts[i] and feasible(target, need, done, group,
+                                      counts[:i] + (counts[i] - 1,) + counts[i + 1:], triples)
+               for i in range(len(COLORS))):
+            continue
+        cost = cheapest(target, need, done, group, counts, triples)[0]
+        found.append((cost, tuple(-n for n in counts), counts))
+    return tuple(counts for _cost, _key, counts in sorted(found))
+
+
+def spend_options(*, target: str, need: int, pool: list, storage: dict, slots: list) -> list[dict]:
+    """Every set of spheres that finishes this payment (colour -> count), a cheapest first:
+    one per way to pay that differs in the spheres kept."""
+    done, _last, group = _split(target, pool)
+    triples = _triples(slots)
+    takes = {s[0] for s in triples}
+    # A sphere that is not of the target colour pays only through a converter.
+    free = tuple(min(storage.get(c, 0), need) if target in ("any", c) or c in takes or "any" in takes
+                 else 0 for c in COLORS)
+    return [{c: n for c, n in zip(COLORS, counts) if n}
+            for counts in _spend_sets(target, need, done, group, free, triples)]
+
+
+def plans(*, target: str, need: int, pool: list, storage: dict, slots: list) -> list[dict]:
+    """Every way to finish that differs in the spheres spent, a cheapest first, each as a
+    `witness` (its fewest converter steps)."""
+    return [witness(target=target, need=need, pool=pool, storage=storage, slots=slots, only=spend)
+            for spend in spend_options(target=target, need=need, pool=pool, storage=storage, slots=slots)]

@@ -6,8 +6,6 @@ research draws or the order they were put back, the generator state.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import payment
 from .cards import CARDS, COLORS, TYPES, converter_slots, forbidden, limits, public_card
 from .game import score, stored
@@ -46,7 +44,7 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
             "gizmos": by_type, "gizmo_count": len(p["gizmos"]),
             "level3_count": sum(1 for c in p["gizmos"] if CARDS[c]["level"] == 3),
             "tokens": p["tokens"], "vp": score(p), "forbidden": sorted(forbidden(p["gizmos"])),
-            "order": (q - s["first"]) % n,
+            "order": (q - s["first"]) % n, "auto": q in s.get("auto", ()),
         })
     current = s["current"]
     turn = {
@@ -78,6 +76,8 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
             "spent": dict(pend["spent"]), "slots_used": [list(x) for x in pend["slots_used"]],
             "paid_units": sum(1 for u in pend["pool"] if pend["target"] in ("any", u[0])),
         }
+        if seat == current:
+            turn["payment"]["plans"] = [_public_plan(plan) for plan in rules.pay_plans(s, seat)]
     elif s["pending"]:
         turn["effect"] = {k: v for k, v in s["pending"].items()}
     research = None
@@ -105,7 +105,7 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
 # -- the payment helper -------------------------------------------------------------------
 # One cheapest way to pay each build open to the player to move (fewest spheres, then
 # fewest converter steps), so a page can show which converters cover a cost and what
-# energy is left afterwards. It walks the same step machine as payment.options.
+# energy is left afterwards. payment.witness finds it with the search the legal moves use.
 
 def _plans(rules, s: dict, seat: int) -> dict:
     """cid -> a cheapest payment plan, for the builds the seat to move may start now."""
@@ -131,96 +131,19 @@ def _plans(rules, s: dict, seat: int) -> dict:
         need = rules.need(s, seat, cid, source)
         plan = _plan(CARDS[cid]["color"], need, [], dict(p["energy"]), slots)
         if plan is not None:
+            # How many payments differ in the spheres kept (the page offers the others after
+            # a plain build).
+            plan["ways"] = len(payment.spend_options(target=CARDS[cid]["color"], need=need, pool=[],
+                                                     storage=dict(p["energy"]), slots=slots))
             plans[cid] = plan
     return plans
 
 
+def _public_plan(plan: dict) -> dict:
+    return {k: plan[k] for k in ("need", "spend", "converters", "conversions", "left")}
+
+
 def _plan(target: str, need: int, pool: list, storage: dict, slots: list) -> dict | None:
     """The spheres to spend, converters to use and energy left, or None if it cannot be paid."""
-    done, _last, group = payment._split(target, pool)
-    st = payment._cap(tuple(storage.get(c, 0) for c in COLORS), need)
-    triples = tuple(sorted(sl[2] for sl in slots))
-    if _best(target, need, done, group, st, triples) is None:
-        return None
-    spend = {c: 0 for c in COLORS}
-    steps = []
-    while True:
-        _cost, step = _best(target, need, done, group, st, triples)
-        if step is None:
-            break
-        if step[0] == "spend":
-            c = step[1]
-            spend[c] += 1
-            done += sum(1 for u in group if u == target or target == "any")
-            group = (c,)
-            i = COLORS.index(c)
-            st = payment._cap(st[:i] + (st[i] - 1,) + st[i + 1:], need)
-        else:
-            _kind, slot, unit, to = step
-            rest = list(triples)
-            rest.remove(slot)
-            triples = tuple(rest)
-            g = list(group)
-            g.remove(unit)
-            g += [unit, unit] if to is None else [to]
-            group = tuple(sorted(g))
-            steps.append((slot, unit, to))
-    # Give each converter step a gizmo with such a free slot (a two-slot card's other slot first).
-    free = list(slots)
-    converters, conversions = [], []
-    for slot, unit, to in steps:
-        pick = next((f for f in free if f[2] == slot and f[0] in converters), None) or next(
-            f for f in free if f[2] == slot)
-        free.remove(pick)
-        if pick[0] not in converters:
-            converters.append(pick[0])
-        conversions.append({"gizmo": pick[0], "from": unit, "to": to or unit, "double": to is None})
-    return {
-        "need": need, "spend": {c: n for c, n in spend.items() if n}, "converters": converters,
-        "conversions": conversions,
-        "left": {c: storage.get(c, 0) - spend[c] for c in COLORS if storage.get(c, 0) - spend[c]},
-    }
-
-
-@lru_cache(maxsize=100_000)
-def _best(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
-    """(cost, first step) of a cheapest completion, cost = (spheres, conversions); None if none."""
-    hits = sum(1 for u in group if target == "any" or u == target)
-    if done + hits >= need and (hits or not group):
-        return (0, 0), None
-    best = None
-    if hits or not group:
-        for i, c in enumerate(COLORS):
-            if storage[i]:
-                after = storage[:i] + (storage[i] - 1,) + storage[i + 1:]
-                sub = _best(target, need, done + hits, (c,), payment._cap(after, need), slots)
-                if sub is not None:
-                    cost = (sub[0][0] + 1, sub[0][1])
-                    if best is None or cost < best[0]:
-                        best = (cost, ("spend", c))
-    seen = set()
-    for si, slot in enumerate(slots):
-        if slot in seen:
-            continue
-        seen.add(slot)
-        rest = slots[:si] + slots[si + 1:]
-        src, _dst, count = slot
-        for ui, u in enumerate(group):
-            if u in group[:ui] or (src != "any" and src != u):
-                continue
-            if count == 2:
-                outs = [None]
-            elif target == "any":
-                continue
-            else:
-                outs = [t for t in sorted(payment._useful(target, rest)) if t != u]
-            for to in outs:
-                g = list(group)
-                g.remove(u)
-                g += [u, u] if to is None else [to]
-                sub = _best(target, need, done, tuple(sorted(g)), storage, rest)
-                if sub is not None:
-                    cost = (sub[0][0], sub[0][1] + 1)
-                    if best is None or cost < best[0]:
-                        best = (cost, ("convert", slot, u, to))
-    return best
+    plan = payment.witness(target=target, need=need, pool=pool, storage=storage, slots=slots)
+    return None if plan is None else _public_plan(plan)
