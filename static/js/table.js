@@ -115,12 +115,18 @@
     if (pending) { return; }
     pending = window.setTimeout(function () {
       pending = null;
-      fold(document);
       announce();
       refocus();
     }, 0);
   }
+  function foldNow() {
+    // Right after the swap, before the browser paints: no flash of open folds, no jump.
+    // (The event's target is the element that was replaced, so look at the document.)
+    fold(document);
+  }
 
+  document.addEventListener("htmx:afterSwap", foldNow);
+  document.addEventListener("htmx:oobAfterSwap", foldNow);
   document.addEventListener("htmx:afterSettle", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   if (document.readyState === "loading") {
