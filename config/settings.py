@@ -142,6 +142,14 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+if REDIS_URL:
+    # A crashed web process leaves its channels in the table groups until they expire
+    # (channels-redis's default is a day): pushes to them are wasted until then.
+    CHANNEL_LAYERS["default"]["CONFIG"]["group_expiry"] = int(env("CHANNELS_GROUP_EXPIRY", "3600"))
+    # One cache for every web process: allauth's login rate limits count across them.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": env("CACHE_PREFIX", env("CHANNELS_PREFIX", "asgi"))}}
 
 # Celery: on Redis when REDIS_URL is set, else every task runs in-process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL or "memory://")

@@ -9,6 +9,7 @@ the same view (seat or spectator, language, seq, log position).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -106,11 +107,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.page_id = ""
         self.group = f"table-{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self._membership = asyncio.ensure_future(self._keep_membership())
         await self.accept()
         # A player watching live gets no turn mail while the socket stays fresh.
         await live.run(actions.record_socket_seen, table_id=self.table_id, user=self.user)
 
+    async def _keep_membership(self) -> None:
+        """Re-join the group well within the layer's group_expiry (kept short so that a
+        crashed process's channels leave the groups soon); an open page stays in."""
+        expiry = getattr(self.channel_layer, "group_expiry", 86400)
+        while True:
+            await asyncio.sleep(max(5.0, expiry / 3))
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+            except Exception:  # noqa: BLE001 - Redis down: try again next round
+                log.warning("could not renew group membership of %s", self.channel_name)
+
     async def disconnect(self, code):
+        membership = getattr(self, "_membership", None)
+        if membership is not None:
+            membership.cancel()
         if self.anonymous_slot:
             live.anonymous_limits.release(*self.anonymous_slot)
             self.anonymous_slot = None
