@@ -84,7 +84,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
 ]
 
-ROOT_URLCONF = "config.urls"
+# bench/bench_load.py serves its floor view from its own URLconf (bench/floor.py).
+ROOT_URLCONF = env("ROOT_URLCONF", "config.urls")
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
