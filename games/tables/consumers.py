@@ -191,6 +191,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.push(seq)
 
     async def push(self, seq: int | None, *, rev: str = "") -> None:
+        """Send what the page lacks; a failed render (database busy or down) is logged and
+        skipped: the socket stays open and the next change or reconnect catches up."""
+        try:
+            await self._push(seq, rev=rev)
+        except Exception:  # noqa: BLE001 - one failed push must not close the page's socket
+            log.exception("push of table %s seq %s failed", self.table_id, seq)
+
+    async def _push(self, seq: int | None, *, rev: str = "") -> None:
         cache = live.shared_renders()
         info = await cache.info(self.table_id, seq, rev=rev)
         if info is None:
