@@ -74,8 +74,8 @@ def line(name, value, goal, ok):
 def admin_sql(*statements):
     import psycopg
 
-    with psycopg.connect("host=127.0.0.1 dbname=postgres user=" + (os.environ.get("PGUSER") or "root"),
-                         autocommit=True) as conn:
+    admin = os.environ.get("PGUSER") or ("root" if os.getuid() == 0 else "postgres")
+    with psycopg.connect(f"host=127.0.0.1 dbname=postgres user={admin}", autocommit=True) as conn:
         for sql in statements:
             conn.execute(sql)
 
