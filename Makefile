@@ -30,5 +30,5 @@ messages: venv
 	$(BIN)/python manage.py makemessages -l es --ignore=.venv --ignore=tests/browser
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
-bench: venv
+bench: test-venv
 	for f in bench/bench_*.py; do $(BIN)/python $$f; done

@@ -92,7 +92,8 @@ MIDDLEWARE = [
     "config.middleware.RefuseNulMiddleware",
 ]
 
-ROOT_URLCONF = "config.urls"
+# bench/bench_load.py serves its floor view from its own URLconf (bench/floor.py).
+ROOT_URLCONF = env("ROOT_URLCONF", "config.urls")
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -150,6 +151,14 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+if REDIS_URL:
+    # A crashed web process leaves its channels in the table groups until they expire
+    # (channels-redis's default is a day): pushes to them are wasted until then.
+    CHANNEL_LAYERS["default"]["CONFIG"]["group_expiry"] = int(env("CHANNELS_GROUP_EXPIRY", "3600"))
+    # One cache for every web process: allauth's login rate limits count across them.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": env("CACHE_PREFIX", env("CHANNELS_PREFIX", "asgi"))}}
 
 # The cache holds the throttles' counters: shared by every web process on Redis.
 if REDIS_URL:

@@ -8,6 +8,29 @@ import pytest
 from django.conf import settings
 
 
+def _close_pool_before_dropping_the_test_database():
+    """Django drops the test database with the pool's connections still open in it
+    ("being accessed by other users"): close the pool first."""
+    from django.db.backends.base.creation import BaseDatabaseCreation
+
+    original = BaseDatabaseCreation.destroy_test_db
+    if getattr(original, "closes_pool", False):
+        return
+
+    def destroy_test_db(self, *args, **kwargs):
+        close_pool = getattr(self.connection, "close_pool", None)
+        if close_pool is not None:
+            self.connection.close()
+            close_pool()
+        return original(self, *args, **kwargs)
+
+    destroy_test_db.closes_pool = True
+    BaseDatabaseCreation.destroy_test_db = destroy_test_db
+
+
+_close_pool_before_dropping_the_test_database()
+
+
 def pytest_collection_modifyitems(config, items):
     # Browser tests keep an event loop running: they go last (and scripts/test.sh
     # runs them in their own pytest process).

@@ -9,6 +9,7 @@ the same view (seat or spectator, language, seq, log position).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -110,11 +111,26 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
         self.page_id = ""
         self.group = f"table-{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self._membership = asyncio.ensure_future(self._keep_membership())
         await self.accept()
         # Connecting alone is no sign of the player (a hidden tab reconnects by
         # itself): only heartbeats, sent while the tab is visible and used, are.
 
+    async def _keep_membership(self) -> None:
+        """Re-join the group well within the layer's group_expiry (kept short so that a
+        crashed process's channels leave the groups soon); an open page stays in."""
+        expiry = getattr(self.channel_layer, "group_expiry", 86400)
+        while True:
+            await asyncio.sleep(max(5.0, expiry / 3))
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+            except Exception:  # noqa: BLE001 - Redis down: try again next round
+                log.warning("could not renew group membership of %s", self.channel_name)
+
     async def disconnect(self, code):
+        membership = getattr(self, "_membership", None)
+        if membership is not None:
+            membership.cancel()
         if self.anonymous_slot:
             live.anonymous_limits.release(*self.anonymous_slot)
             self.anonymous_slot = None
@@ -190,6 +206,14 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
         self._heartbeat_at = float("-inf")
 
     async def push(self, seq: int | None, *, rev: str = "") -> None:
+        """Send what the page lacks; a failed render (database busy or down) is logged and
+        skipped: the socket stays open and the next change or reconnect catches up."""
+        try:
+            await self._push(seq, rev=rev)
+        except Exception:  # noqa: BLE001 - one failed push must not close the page's socket
+            log.exception("push of table %s seq %s failed", self.table_id, seq)
+
+    async def _push(self, seq: int | None, *, rev: str = "") -> None:
         cache = live.shared_renders()
         info = await cache.info(self.table_id, seq, rev=rev)
         if info is None:
