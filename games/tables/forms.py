@@ -123,3 +123,12 @@ class VacationForm(forms.Form):
 
     first_day = forms.DateField(label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"}))
     last_day = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class ChangeVacationForm(forms.Form):
+    """Shorten a booked vacation to a new last day, or cancel it."""
+
+    action = forms.ChoiceField(choices=(("shorten", "shorten"), ("cancel", "cancel")),
+                               widget=forms.HiddenInput)
+    last_day = forms.DateField(label=gettext_lazy("New last day"), required=False,
+                               widget=forms.DateInput(attrs={"type": "date"}))

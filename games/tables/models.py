@@ -63,6 +63,9 @@ class Table(models.Model):
     time_control = models.JSONField(_("time control"), default=default_time_control)
     timeout_policy = models.CharField(_("when a clock runs out"), max_length=8,
                                       choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT)
+    # An open table that never started was announced to its creator as soon to be
+    # abandoned (clocks.ABANDON_WARNING before the end).
+    abandon_warned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-last_event_at"]
@@ -103,6 +106,9 @@ class Seat(models.Model):
     reminded_at = models.DateTimeField(null=True, blank=True)
     # A bot plays the seat since its player ran out of time; they may reclaim it.
     taken_over = models.BooleanField(default=False)
+    # The clock ran out while no other human plays here: the table waits for this
+    # player (no bot plays a seat for nobody) until they return or the pause ends.
+    paused_at = models.DateTimeField(null=True, blank=True)
     # Turn e-mails: per-table mute, last page visit, last mail, live socket heartbeat.
     muted = models.BooleanField(default=False)
     visited_at = models.DateTimeField(null=True, blank=True)

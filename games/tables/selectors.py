@@ -90,14 +90,14 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
             "to_move": seat.position in (table.to_move or []), "resigned": seat.resigned,
             "owes_since": seat.owes_since, "user": seat.user,
             "on_vacation": seat.user_id in away, "taken_over": seat.taken_over,
-            "muted": seat.muted,
+            "muted": seat.muted, "paused": seat.paused_at is not None,
             "deadline": clocks.seat_deadline(seat) if seat.position in (table.to_move or [])
             else None,
         })
     return rows
 
 
-NOTICE_KINDS = ("takeover", "reclaim", "timeout", "abandon")
+NOTICE_KINDS = ("takeover", "reclaim", "timeout", "abandon", "pause")
 
 
 def table_notices(table: Table, names: list[str]) -> list[str]:
@@ -110,6 +110,9 @@ def table_notices(table: Table, names: list[str]) -> list[str]:
                          % {"name": name})
         elif event.kind == "reclaim":
             lines.append(_("%(name)s is back and plays their seat again.") % {"name": name})
+        elif event.kind == "pause":
+            lines.append(_("%(name)s ran out of time. Nobody else plays here, so no bot plays "
+                           "for them: the table waits for them.") % {"name": name})
         elif event.kind == "timeout":
             lines.append(_("%(name)s ran out of time and left the game.") % {"name": name})
         else:
