@@ -27,11 +27,11 @@ def at(delta: timedelta):
     return time_machine.travel(T0 + delta, tick=False)
 
 
-def against_bot(user, *, days: int = 1, **extra) -> Table:
+def against_bot(user, *, days: int = 1, weekends: bool = False, **extra) -> Table:
     """A High Card table of `user` against a bot, waiting on `user`."""
-    table = actions.check_create_table(creator=user, game="high-card", players=2,
-                                       bots={1: "random"},
-                                       time_control={"kind": "move", "days": days}, **extra)
+    table = actions.check_create_table(
+        creator=user, game="high-card", players=2, bots={1: "random"},
+        time_control={"kind": "move", "days": days, "weekends": weekends}, **extra)
     table.refresh_from_db()
     assert table.seats.get(user=user).position in table.to_move
     return table
@@ -327,3 +327,58 @@ def test_only_tables_that_never_started_are_abandoned_after_warning_their_creato
         assert tasks.check_clocks()["abandoned"] == 1
     quiet.refresh_from_db()
     assert quiet.status == Table.Status.ABORTED
+
+
+# -- 4. weekend pause -------------------------------------------------------------------
+
+FRIDAY_NOON = datetime(2027, 3, 5, 12, 0, tzinfo=dt_timezone.utc)
+
+
+def test_weekend_pause_stops_clocks_on_each_players_own_weekend(make_user, settings):
+    settings.VACATION_DAYS_PER_YEAR = 0
+    ana = make_user("ana", timezone="Pacific/Auckland")      # UTC+13: Saturday 01:00 already
+    bo = make_user("bo", timezone="America/Los_Angeles")     # UTC-8: Friday 04:00
+    with time_machine.travel(FRIDAY_NOON, tick=False):
+        tables = {u: against_bot(u, weekends=True) for u in (ana, bo)}
+        plain = against_bot(make_user("cy", timezone="America/Los_Angeles"))
+        assert "clocks stop on weekends" in clocks.describe(tables[ana].time_control)
+    deadlines = {u: clocks.seat_deadline(t.seats.get(user=u)) for u, t in tables.items()}
+    # ana: her weekend runs to Monday 00:00 in Auckland (Sunday 11:00 UTC), then one day.
+    assert deadlines[ana] == datetime(2027, 3, 8, 11, 0, tzinfo=dt_timezone.utc)
+    # bo: 20 hours of Friday, his weekend (Saturday 08:00 to Monday 08:00 UTC), 4 hours.
+    assert deadlines[bo] == datetime(2027, 3, 8, 12, 0, tzinfo=dt_timezone.utc)
+    with time_machine.travel(FRIDAY_NOON + DAY + HOUR, tick=False):
+        assert tasks.check_clocks()["timeouts"] == ["paused"]  # only the table without the pause
+    assert plain.seats.get(position__in=plain.to_move).paused_at is not None
+    with time_machine.travel(datetime(2027, 3, 8, 11, 30, tzinfo=dt_timezone.utc), tick=False):
+        assert tasks.check_clocks()["timeouts"] == ["paused"]
+        assert tables[ana].seats.get(user=ana).paused_at is not None
+        assert tables[bo].seats.get(user=bo).paused_at is None
+        client = Client()
+        client.force_login(bo)
+        assert "clocks stop on weekends" in client.get(f"/tables/{tables[bo].pk}/").content.decode()
+    with time_machine.travel(datetime(2027, 3, 8, 12, 30, tzinfo=dt_timezone.utc), tick=False):
+        assert tasks.check_clocks()["timeouts"] == ["paused"]
+
+
+def test_weekend_pause_on_the_new_table_form_and_in_a_time_bank(make_user):
+    ana = make_user("ana", timezone="Europe/Madrid")
+    client = Client()
+    with time_machine.travel(FRIDAY_NOON, tick=False):
+        client.force_login(ana)
+        form = client.get("/tables/new/?game=high-card").content.decode()
+        assert 'name="weekends"' in form
+        response = client.post("/tables/new/", {
+            "game": "high-card", "players": "2", "seat_1": "random", "clock": "bank",
+            "bank_initial": "2", "bank_increment": "0", "bank_cap": "5", "weekends": "on",
+            "timeout_policy": "bot"})
+        assert response.status_code == 302
+        table = Table.objects.get(created_by=ana)
+        assert table.time_control == {"kind": "bank", "initial": 2, "increment": 0, "cap": 5,
+                                      "weekends": True}
+        seat = table.seats.get(user=ana)
+    # Friday 13:00 Madrid to Monday 13:00: 11 hours of Friday, the weekend frozen, 13 hours.
+    with time_machine.travel(datetime(2027, 3, 8, 12, 0, tzinfo=dt_timezone.utc), tick=False):
+        play(table.pk, seat.position)
+        seat.refresh_from_db()
+        assert seat.bank == 2 * DAY - 24 * HOUR, "the weekend was charged to the bank"
