@@ -377,8 +377,11 @@ def test_weekend_pause_on_the_new_table_form_and_in_a_time_bank(make_user):
         assert table.time_control == {"kind": "bank", "initial": 2, "increment": 0, "cap": 5,
                                       "weekends": True}
         seat = table.seats.get(user=ana)
-    # Friday 13:00 Madrid to Monday 13:00: 11 hours of Friday, the weekend frozen, 13 hours.
-    with time_machine.travel(datetime(2027, 3, 8, 12, 0, tzinfo=dt_timezone.utc), tick=False):
-        play(table.pk, seat.position)
-        seat.refresh_from_db()
-        assert seat.bank == 2 * DAY - 24 * HOUR, "the weekend was charged to the bank"
+    # Friday 13:00 Madrid to Monday 07:00: 11 hours of Friday, the weekend frozen, 7 hours.
+    monday = datetime(2027, 3, 8, 6, 0, tzinfo=dt_timezone.utc)
+    frozen = clocks.frozen_between(clocks.frozen_periods(seat), seat.owes_since, monday)
+    assert frozen == 48 * HOUR
+    assert clocks.stop_clock(table.time_control, started=seat.owes_since, now=monday,
+                             bank=seat.bank, frozen=frozen) == 30 * HOUR
+    # Two days of bank: 11 hours of Friday, all of Monday, 13 hours of Tuesday.
+    assert clocks.seat_deadline(seat) == datetime(2027, 3, 9, 12, 0, tzinfo=dt_timezone.utc)
