@@ -323,10 +323,27 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
 
 def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None) -> Table:
     """Append the move event, refresh the snapshot and schedule effects."""
+    _unpause(table, seat)
     _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor)
     newly = _store_state(table, state)
     effects.after_commit_moved(table, newly)
     return table
+
+
+def _unpause(table: Table, position: int) -> None:
+    """A player the table waited for moved: they are back. A decision they still owe
+    after this move gets a fresh clock (the old one ran out), a time bank at least a day."""
+    from datetime import timedelta
+
+    row = table.seats.filter(position=position, paused_at__isnull=False).first()
+    if row is None:
+        return
+    row.paused_at = None
+    row.owes_since = None  # _store_state starts a new clock if they still owe
+    row.deadline = None
+    if (table.time_control or {}).get("kind") == "bank":
+        row.bank = max(table.time_control.get("increment", 0), 1) * timedelta(days=1)
+    row.save(update_fields=["paused_at", "owes_since", "deadline", "bank"])
 
 
 def check_resign(*, table_id: int, user) -> Table:

@@ -237,6 +237,8 @@ def test_a_table_without_another_human_waits_instead_of_bots_finishing_it(
         play(table.pk, seat.position)
     seat.refresh_from_db()
     assert seat.paused_at is None
+    if seat.owes_since is not None:  # a decision owed again gets a fresh clock
+        assert clocks.seat_deadline(seat) == T0 + 4 * DAY
 
 
 def test_a_paused_table_ends_by_its_rule_after_the_pause(make_user, settings):
@@ -385,3 +387,43 @@ def test_weekend_pause_on_the_new_table_form_and_in_a_time_bank(make_user):
                              bank=seat.bank, frozen=frozen) == 30 * HOUR
     # Two days of bank: 11 hours of Friday, all of Monday, 13 hours of Tuesday.
     assert clocks.seat_deadline(seat) == datetime(2027, 3, 9, 12, 0, tzinfo=dt_timezone.utc)
+
+
+# -- 3. "the player is dropped" lets the others play on ------------------------------------
+
+@pytest.mark.parametrize("game", ["flaming-pyramids", "gizmos", "powerhouse"])
+def test_a_dropped_player_leaves_and_the_others_play_on_in_every_game(make_user, settings, game):
+    settings.VACATION_DAYS_PER_YEAR = 0
+    users = [make_user(n) for n in ("ana", "bo", "cy")]
+    with at(timedelta(0)):
+        table = actions.check_create_table(creator=users[0], game=game, players=3,
+                                           time_control={"kind": "move", "days": 1},
+                                           timeout_policy="drop")
+        for user in users[1:]:
+            actions.check_join_table(table_id=table.pk, user=user)
+        table.refresh_from_db()
+    [late] = table.to_move
+    with at(DAY + HOUR):
+        assert tasks.check_clocks()["timeouts"] == ["dropped"]
+    table.refresh_from_db()
+    assert table.status == Table.Status.RUNNING and table.to_move and late not in table.to_move
+    assert table.seats.get(position=late).resigned
+    # One more drop leaves one player: they win.
+    [second] = table.to_move
+    with at(2 * DAY + 2 * HOUR):
+        assert tasks.check_clocks()["timeouts"] == ["dropped"]
+    table.refresh_from_db()
+    assert table.seats.get(position=second).resigned
+    [winner] = [s.position for s in table.seats.all() if not s.resigned]
+    assert table.status == Table.Status.FINISHED and table.outcome["winners"] == [winner]
+
+
+@pytest.mark.parametrize("game", ["flaming-pyramids", "gizmos", "powerhouse"])
+def test_resigning_in_a_two_player_game_makes_the_other_the_winner(make_user, game):
+    ana, bo = make_user("ana"), make_user("bo")
+    table = actions.check_create_table(creator=ana, game=game, players=2)
+    actions.check_join_table(table_id=table.pk, user=bo)
+    actions.check_resign(table_id=table.pk, user=ana)
+    table.refresh_from_db()
+    winner = table.seats.get(user=bo).position
+    assert table.status == Table.Status.FINISHED and table.outcome["winners"] == [winner]
