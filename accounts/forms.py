@@ -16,5 +16,5 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language", "timezone", "turn_mail", "digest_hour",
-                  "mail_game_over", "mail_invitations"]
+                  "mail_game_over", "mail_invitations", "notify_browser"]
         widgets = {"turn_mail": forms.RadioSelect}

@@ -40,6 +40,10 @@ class User(AbstractUser):
     browser_language = models.CharField(max_length=8, blank=True, editable=False)
     mail_game_over = models.BooleanField(_("e-mail me when a game ends"), default=True)
     mail_invitations = models.BooleanField(_("e-mail me invitations"), default=True)
+    # The site's open pages show a browser notification when a table becomes their turn.
+    notify_browser = models.BooleanField(
+        _("show a browser notification when it is my turn"), default=False,
+        help_text=_("While a page of the site is open; your browser asks you to allow it."))
 
     class Meta:
         verbose_name = _("user")

@@ -176,7 +176,10 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pyramid Tables] "
 ACCOUNT_RATE_LIMITS = False if env_bool("DISABLE_RATE_LIMITS") else {}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 
-EMAIL_BACKEND = env(
+# Every mail goes through the outbox (games/tables/outbox.py): stored, then delivered by a
+# worker through MAIL_DELIVERY_BACKEND, the real transport (env EMAIL_BACKEND).
+EMAIL_BACKEND = "games.tables.outbox.OutboxBackend"
+MAIL_DELIVERY_BACKEND = env(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend" if env("EMAIL_HOST")
     else "django.core.mail.backends.console.EmailBackend",
@@ -233,7 +236,8 @@ VACATION_DAYS_PER_YEAR = int(env("VACATION_DAYS_PER_YEAR", "15"))
 TURN_MAIL_SOCKET_FRESH_SECONDS = int(env("TURN_MAIL_SOCKET_FRESH_SECONDS", "120"))
 # Failed mail deliveries are retried after 1, 2, 4, ... times this (at most an hour).
 MAIL_RETRY_BASE_SECONDS = int(env("MAIL_RETRY_BASE_SECONDS", "60"))
-MAIL_MAX_ATTEMPTS = int(env("MAIL_MAX_ATTEMPTS", "12"))
+# ... for this many hours; the first failure after that marks the mail failed (admin, log).
+MAIL_RETRY_HOURS = int(env("MAIL_RETRY_HOURS", "72"))
 
 LOGGING = {
     "version": 1,

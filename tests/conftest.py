@@ -58,11 +58,20 @@ def two_players(make_user):
 
 @pytest.fixture
 def running_table(two_players):
-    """A running 2-player High Card table between ana and bo."""
+    """A running 2-player High Card table between ana and bo.
+
+    Ana opened it ten minutes ago and left its page; bo takes the last seat now.
+    """
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
     from games.tables import actions
 
     ana, bo = two_players
-    table = actions.check_create_table(creator=ana, game="high-card", players=2)
+    with time_machine.travel(timezone.now() - timedelta(minutes=10)):
+        table = actions.check_create_table(creator=ana, game="high-card", players=2)
     actions.check_join_table(table_id=table.pk, user=bo)
     table.refresh_from_db()
     return table

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Rng, get_rules
 
-from . import clocks, effects
+from . import clocks, effects, presence
 from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed
 from .models import Invitation, Seat, Table, TableEvent, Vacation
 from .plugins import game_config
@@ -165,6 +165,8 @@ def do_create_table(*, creator, game: str, players: int, bots: dict[int, str], o
         Invitation.objects.create(table=table, user=user, invited_by=creator)
     effects.after_commit_invitations(table.pk, [u.pk for u in invitees])
     _start_if_full(table)
+    # The creator is on their way to the table's page: a decision owed at the start is seen.
+    presence.mark_present(table_id=table.pk, user=creator)
     return table
 
 
@@ -204,6 +206,8 @@ def do_join_table(*, table: Table, seat: Seat, user) -> Table:
     _append_event(table, kind=TableEvent.Kind.JOIN, seat=seat.position, actor=user,
                   data={"user": user.pk})
     _start_if_full(table)
+    # Taking the last seat starts the game in front of the player: no "your turn" mail for it.
+    presence.mark_present(table_id=table.pk, user=user)
     return table
 
 
@@ -326,6 +330,9 @@ def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=Non
     _unpause(table, seat)
     _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor)
     newly = _store_state(table, state)
+    if actor is not None:
+        # A move is a sign of the player at the table, after any decision it made them owe.
+        presence.mark_present(table_id=table.pk, user=actor)
     effects.after_commit_moved(table, newly)
     return table
 
@@ -692,24 +699,6 @@ def check_change_vacation(*, user, vacation_id: int, last_day=None, cancel: bool
 
 # -- presence and turn-mail bookkeeping -------------------------------------------------
 
-def record_visit(*, table_id: int, user) -> None:
-    """The player opened the table page (a turn mail may go out again after this)."""
-    if getattr(user, "is_authenticated", False):
-        Seat.objects.filter(table_id=table_id, user=user).update(visited_at=timezone.now())
-
-
-def record_socket_seen(*, table_id: int, user) -> None:
-    """The player's live socket on this table connected or sent a heartbeat."""
-    if getattr(user, "is_authenticated", False):
-        Seat.objects.filter(table_id=table_id, user=user).update(socket_seen_at=timezone.now())
-
-
-def record_socket_gone(*, table_id: int, user) -> None:
-    """The player's socket on this table closed."""
-    if getattr(user, "is_authenticated", False):
-        Seat.objects.filter(table_id=table_id, user=user).update(socket_seen_at=None)
-
-
 def check_set_muted(*, table_id: int, user, muted: bool) -> Seat:
     """Mute or unmute turn mails of one table."""
     with transaction.atomic(durable=True):
@@ -724,8 +713,10 @@ def check_set_muted(*, table_id: int, user, muted: bool) -> Seat:
 def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | None:
     """Decide whether a "your turn" mail goes out now and, if so, note it as sent.
 
-    At most one per table until the player visits it; none while they watch it
-    over a fresh socket; none if they already saw the decision on the page.
+    One mail each time the table comes to wait on the player (`owes_since`),
+    unless they have been seen at the table since (`presence.mark_present`),
+    and none yet while they were seen within `fresh_socket_seconds` (watching
+    live, or just acted there): the `send_pending_turn_mails` sweep asks again.
     """
     from datetime import timedelta
 
@@ -739,11 +730,11 @@ def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | N
         if row.user.turn_mail != "now" or not row.user.email:
             return None
         if row.visited_at and row.visited_at >= row.owes_since:
-            return None
-        if row.turn_mailed_at and (row.visited_at is None or row.visited_at < row.turn_mailed_at):
-            return None
-        if row.socket_seen_at and now - row.socket_seen_at < timedelta(seconds=fresh_socket_seconds):
-            return None
+            return None  # they saw this decision at the table
+        if row.turn_mailed_at and row.turn_mailed_at >= row.owes_since:
+            return None  # this decision was mailed already
+        if row.visited_at and now - row.visited_at < timedelta(seconds=fresh_socket_seconds):
+            return None  # at the table a moment ago: they are likely watching
         row.turn_mailed_at = now
         row.save(update_fields=["turn_mailed_at"])
         return row

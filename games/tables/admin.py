@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import Invitation, OutgoingMail, Seat, Table, TableEvent, Vacation
 
@@ -45,11 +46,31 @@ class VacationAdmin(admin.ModelAdmin):
     list_filter = ["auto"]
 
 
+class DeliveryFilter(admin.SimpleListFilter):
+    """Sent, still being retried, or failed for good (see docs/operations.md)."""
+
+    title = _("delivery")
+    parameter_name = "delivery"
+
+    def lookups(self, request, model_admin):
+        return [("sent", _("sent")), ("waiting", _("waiting")), ("failed", _("failed"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "sent":
+            return queryset.filter(sent_at__isnull=False)
+        if self.value() == "waiting":
+            return queryset.filter(sent_at__isnull=True, failed_at__isnull=True)
+        if self.value() == "failed":
+            return queryset.filter(failed_at__isnull=False)
+        return queryset
+
+
 @admin.register(OutgoingMail)
 class OutgoingMailAdmin(admin.ModelAdmin):
-    """Mails decided by the site; unsent ones show their last error."""
+    """Mails decided by the site; unsent ones show their last error, failed ones when."""
 
-    list_display = ["kind", "to", "subject", "created_at", "sent_at", "attempts"]
-    list_filter = ["kind", "sent_at"]
-    readonly_fields = ["user", "table", "kind", "key", "to", "subject", "body", "language",
-                       "unsubscribe_url", "sent_at", "attempts", "next_attempt_at", "last_error"]
+    list_display = ["kind", "to", "subject", "created_at", "sent_at", "failed_at", "attempts"]
+    list_filter = [DeliveryFilter, "kind"]
+    readonly_fields = ["user", "table", "kind", "key", "to", "subject", "body", "html",
+                       "language", "unsubscribe_url", "message_id", "thread_id", "sent_at",
+                       "attempts", "next_attempt_at", "last_error", "failed_at"]

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from . import actions
+from . import actions, presence
 from .models import Table
 from .views import SESSION_TOKENS, table_context
 
@@ -74,8 +74,6 @@ class TableConsumer(WebsocketConsumer):
         self.group = f"table-{self.table_id}"
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
-        # A player watching live gets no turn mail while the socket stays fresh.
-        actions.record_socket_seen(table_id=self.table_id, user=user)
         # Catch up: a (re)connecting page may have missed pushes.
         self.push(table)
 
@@ -83,16 +81,17 @@ class TableConsumer(WebsocketConsumer):
         group = getattr(self, "group", None)
         if group:
             async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
-            actions.record_socket_gone(table_id=self.table_id, user=self.scope.get("user"))
 
     def receive(self, text_data=None, bytes_data=None):
         """Moves are posted over HTTP; socket messages are only heartbeats.
 
-        The page sends one while its tab is visible and used; a socket that
-        stays silent counts as an idle tab and no longer holds back turn mails.
+        The page sends one while its tab is visible and used (and at once when
+        a push arrives there); a socket that stays silent counts as an idle tab
+        and no longer holds back turn mails. Connecting alone is no sign of the
+        player: a hidden tab reconnects by itself.
         """
         if getattr(self, "group", None):
-            actions.record_socket_seen(table_id=self.table_id, user=self.scope.get("user"))
+            presence.mark_present(table_id=self.table_id, user=self.scope.get("user"))
 
     def table_changed(self, event):
         table = Table.objects.filter(pk=self.table_id).first()

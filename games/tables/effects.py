@@ -27,6 +27,8 @@ def after_commit_changed(table_id: int, seq: int) -> None:
 
 def after_commit_moved(table, newly_owing: list[int]) -> None:
     """Push, then queue bot turns and notifications for the seats that now owe."""
+    from . import broadcast
+
     table_id, seq = table.pk, table.seq
     after_commit_changed(table_id, seq)
     bots = {s.position for s in table.seats.all() if s.is_bot}
@@ -36,6 +38,8 @@ def after_commit_moved(table, newly_owing: list[int]) -> None:
     humans = [p for p in newly_owing if p not in bots]
     finished = table.status == table.Status.FINISHED
     transaction.on_commit(lambda: _notify(table_id, seq, humans, finished))
+    # Every page of the players: the live "your turn" count, lists and notification.
+    transaction.on_commit(lambda: broadcast.player_turns(table_id, humans))
 
 
 def after_commit_invitations(table_id: int, user_ids: list[int]) -> None:

@@ -203,8 +203,9 @@ class OutgoingMail(models.Model):
     makes a decision idempotent (one digest per user and day, one invitation).
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="+")
+    # None for mails to an address without an account (sign-up, the operators' mails).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="+")
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE,
                               related_name="+")
     kind = models.CharField(max_length=16)
@@ -212,16 +213,24 @@ class OutgoingMail(models.Model):
     to = models.EmailField()
     subject = models.CharField(max_length=200)
     body = models.TextField()
+    html = models.TextField(blank=True)
+    from_email = models.CharField(max_length=200, blank=True)
     language = models.CharField(max_length=8)
-    unsubscribe_url = models.CharField(max_length=400)
+    unsubscribe_url = models.CharField(max_length=400, blank=True)
+    # Our own Message-ID; a table's later mails to a user refer to its first (threading).
+    message_id = models.CharField(max_length=200, blank=True)
+    thread_id = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # Given up after retrying for MAIL_RETRY_HOURS (logged at error level, see the admin).
+    failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["sent_at", "next_attempt_at"])]
+        indexes = [models.Index(fields=["sent_at", "next_attempt_at"]),
+                   models.Index(fields=["user", "table", "created_at"])]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to}"

@@ -18,12 +18,12 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from . import mailhtml
 from .models import OutgoingMail, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -153,18 +153,18 @@ def _zone(user):
 def _seat_context(table: Table, user, position: int | None) -> dict:
     """What a mail about `table` may say to `user`: built from their seat's view only."""
     from . import clocks, selectors
+    from .since import since_last_move
 
     tv = selectors.table_view_for(table, selectors.Viewer(user=user, seat=position))
-    since = tv.log
-    mine = [i for i, line in enumerate(tv.log) if line["entry"].get("seat") == position]
-    if mine:
-        since = tv.log[mine[-1] + 1:]
+    since = since_last_move(table, user) if position is not None else []
     mover = None
     last = table.events.filter(kind="move").exclude(seat=position).order_by("-seq").first()
     if last is not None:
         mover = next((s["name"] for s in tv.seats if s["position"] == last.seat), None)
     seat = table.seats.filter(position=position).first() if position is not None else None
-    return {"tv": tv, "table": table, "user": user, "since": since[-12:], "mover": mover,
+    return {"tv": tv, "table": table, "user": user, "since": since, "mover": mover,
+            "card_opponents": [s["name"] for s in tv.seats if not s["is_you"]],
+            "card_waiting": [s for s in tv.seats if s["to_move"]],
             "url": settings.SITE_URL + table.get_absolute_url(),
             "deadline": clocks.seat_deadline(seat) if seat else None,
             "time_control": clocks.describe(table.time_control)}
@@ -180,72 +180,37 @@ def _compose(*, user, table: Table | None, kind: str, template: str, category: s
                    "site_url": settings.SITE_URL, "category": category}
         if table is not None and "tv" not in context:
             context.update(_seat_context(table, user, context.get("position")))
+        elif table is not None:  # words chosen before the language was: say them again
+            from . import clocks
+
+            context["time_control"] = clocks.describe(table.time_control)
         subject = " ".join(render_to_string(f"tables/email/{template}_subject.txt",
                                             context).split())
         body = render_to_string(f"tables/email/{template}.txt", context)
+        html = mailhtml.render_html(template, {**context, "subject": subject}, body)
+    from . import outbox
+
     try:
         with transaction.atomic():
-            return OutgoingMail.objects.create(
+            return outbox.store(
                 user=user, table=table, kind=kind, key=key, to=user.email,
-                subject=subject[:200], body=body, language=language, unsubscribe_url=url)
+                subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + subject, body=body,
+                html=html, language=language, unsubscribe_url=url)
     except IntegrityError:  # the same keyed mail was decided already
         return None
 
 
-def _message(mail: OutgoingMail) -> EmailMessage:
-    return EmailMessage(
-        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + mail.subject, body=mail.body,
-        from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.to],
-        headers={
-            "List-Unsubscribe": f"<{mail.unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Content-Language": mail.language,
-            "Auto-Submitted": "auto-generated",
-        })
-
-
-def retry_delay(attempts: int) -> timedelta:
-    """Exponential backoff between delivery attempts."""
-    base = getattr(settings, "MAIL_RETRY_BASE_SECONDS", 60)
-    return timedelta(seconds=min(base * 2 ** max(0, attempts - 1), 3600))
-
-
-def deliver(mail_id: int) -> str:
-    """Hand one stored mail to the mail server: "sent", "done" (already sent) or "failed"."""
-    with transaction.atomic():
-        mail = OutgoingMail.objects.select_for_update().filter(pk=mail_id).first()
-        if mail is None or mail.sent_at is not None:
-            return "done"
-        try:
-            _message(mail).send()
-        except Exception as exc:  # noqa: BLE001 - any SMTP failure: keep the mail, try later
-            mail.attempts += 1
-            mail.last_error = repr(exc)[:1000]
-            mail.next_attempt_at = timezone.now() + retry_delay(mail.attempts)
-            mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])
-            log.warning("mail %s not sent (attempt %s): %r", mail.pk, mail.attempts, exc)
-            return "failed"
-        mail.sent_at = timezone.now()
-        mail.attempts += 1
-        mail.save(update_fields=["sent_at", "attempts"])
-        return "sent"
+# Delivery lives in the outbox (games/tables/outbox.py); these names stay for the tasks.
+from .outbox import deliver, pending_mail_ids, retry_delay  # noqa: E402,F401
 
 
 def _then_deliver(mail: OutgoingMail | None) -> int | None:
     if mail is None:
         return None
-    from . import tasks
+    from . import outbox
 
-    transaction.on_commit(lambda: _queue(tasks.deliver_mail, mail.pk))
+    outbox.queue_delivery(mail)
     return mail.pk
-
-
-def pending_mail_ids(*, now: datetime) -> list[int]:
-    """Unsent mails due for another attempt (the sweep re-queues them)."""
-    max_attempts = getattr(settings, "MAIL_MAX_ATTEMPTS", 12)
-    return list(OutgoingMail.objects.filter(sent_at__isnull=True, attempts__lt=max_attempts,
-                                            created_at__gte=now - timedelta(days=3))
-                .exclude(next_attempt_at__gt=now).values_list("pk", flat=True)[:500])
 
 
 # -- the workers' half: decide and compose ---------------------------------------------
@@ -278,7 +243,7 @@ def pending_turn_seats() -> list[tuple[int, int]]:
         table__status=Table.Status.RUNNING, owes_since__isnull=False, user__isnull=False,
         bot_level="", muted=False, user__turn_mail="now",
     ).filter(Q(visited_at__isnull=True) | Q(visited_at__lt=F("owes_since")))
-        .filter(Q(turn_mailed_at__isnull=True) | Q(visited_at__gt=F("turn_mailed_at")))
+        .filter(Q(turn_mailed_at__isnull=True) | Q(turn_mailed_at__lt=F("owes_since")))
         .values_list("table_id", "position"))
 
 
@@ -385,10 +350,13 @@ def vacation_mail(*, user_id: int, vacation_id: int, table_ids: list[int]) -> in
     saved = [{"table": s.table, "deadline": clocks.seat_deadline(s),
               "url": settings.SITE_URL + s.table.get_absolute_url(),
               "consequence": consequence(s)} for s in seats]
+    # A day that saved one table is a mail of that table (its card, its thread).
+    one = seats[0] if len(seats) == 1 else None
     return _then_deliver(_compose(
-        user=vacation.user, table=None, kind="vacation", template="vacation",
-        category="turn", key=f"vacation:{vacation_id}",
+        user=vacation.user, table=one.table if one else None, kind="vacation",
+        template="vacation", category="turn", key=f"vacation:{vacation_id}",
         context={"vacation": vacation, "saved": saved,
+                 **({"position": one.position} if one else {}),
                  "days_left": clocks.vacation_days_left(user_id, at=vacation.starts_at)}))
 
 
@@ -429,13 +397,29 @@ def abandon_warning_mail(*, table_id: int) -> int | None:
         key=f"abandon:{table_id}:{table.abandon_warned_at.timestamp():.0f}"))
 
 
-def digest_mails(*, now: datetime) -> list[int]:
-    """One mail per digest user whose chosen hour has come today, listing every waiting table."""
+def _digest_item(turn: dict, user) -> dict:
+    """One waiting table of a digest: its opponents, what happened, its deadline."""
+    from . import selectors
+    from .since import since_last_move
+
+    table = turn["table"]
+    seats = selectors.seat_rows(table, selectors.Viewer(user=user, seat=turn["seat"].position))
+    return {**turn, "url": settings.SITE_URL + table.get_absolute_url(),
+            "opponents": [s["name"] for s in seats if not s["is_you"]],
+            "waiting": [s for s in seats if s["to_move"]],
+            "since": since_last_move(table, user)}
+
+
+def digest_mails(*, now: datetime, users=None) -> list[int]:
+    """One mail per digest user whose chosen hour has come today, listing every waiting table.
+
+    `users` limits the run to some users (the mail examples of docs/mails.md).
+    """
     from accounts.models import User
 
     from . import selectors
 
-    users = User.objects.filter(
+    users = (users if users is not None else User.objects.all()).filter(
         turn_mail=User.TurnMail.DIGEST, seats__owes_since__isnull=False,
         seats__bot_level="", seats__muted=False,
         seats__table__status=Table.Status.RUNNING).distinct()
@@ -450,8 +434,8 @@ def digest_mails(*, now: datetime) -> list[int]:
         turns = [t for t in selectors.turns_waiting_on(user) if not t["seat"].muted]
         if not turns:
             continue
-        items = [{**turn, "url": settings.SITE_URL + turn["table"].get_absolute_url()}
-                 for turn in turns]
+        with translation.override(_language(user)):
+            items = [_digest_item(turn, user) for turn in turns]
         mail = _compose(user=user, table=None, kind="digest", template="digest", category="turn",
                         context={"turns": items}, key=key)
         if mail is not None:

@@ -100,24 +100,26 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
 NOTICE_KINDS = ("takeover", "reclaim", "timeout", "abandon", "pause")
 
 
+def notice_line(event: TableEvent, names: list[str]) -> str:
+    """The public line of one framework event (a takeover, a return, a timeout, an abandon)."""
+    name = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else "?"
+    if event.kind == "takeover":
+        return _("%(name)s ran out of time: a bot plays the seat until they return.") % {
+            "name": name}
+    if event.kind == "reclaim":
+        return _("%(name)s is back and plays their seat again.") % {"name": name}
+    if event.kind == "pause":
+        return _("%(name)s ran out of time. Nobody else plays here, so no bot plays "
+                 "for them: the table waits for them.") % {"name": name}
+    if event.kind == "timeout":
+        return _("%(name)s ran out of time and left the game.") % {"name": name}
+    return _("Nobody moved for 30 days before the table started: it was abandoned.")
+
+
 def table_notices(table: Table, names: list[str]) -> list[str]:
     """Public lines about the table itself (not the game): bots taking over seats, timeouts."""
-    lines = []
-    for event in table.events.filter(kind__in=NOTICE_KINDS).order_by("seq"):
-        name = names[event.seat] if event.seat is not None and 0 <= event.seat < len(names) else "?"
-        if event.kind == "takeover":
-            lines.append(_("%(name)s ran out of time: a bot plays the seat until they return.")
-                         % {"name": name})
-        elif event.kind == "reclaim":
-            lines.append(_("%(name)s is back and plays their seat again.") % {"name": name})
-        elif event.kind == "pause":
-            lines.append(_("%(name)s ran out of time. Nobody else plays here, so no bot plays "
-                           "for them: the table waits for them.") % {"name": name})
-        elif event.kind == "timeout":
-            lines.append(_("%(name)s ran out of time and left the game.") % {"name": name})
-        else:
-            lines.append(_("Nobody moved for 30 days: the table was abandoned."))
-    return lines
+    return [notice_line(event, names)
+            for event in table.events.filter(kind__in=NOTICE_KINDS).order_by("seq")]
 
 
 def table_view_for(table: Table, viewer: Viewer) -> TableView:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import IllegalMove
 
-from . import actions, selectors
+from . import actions, presence, selectors
 from .errors import ActionError
 from .forms import MoveForm, NewTableForm, VacationForm
 from .models import Table
@@ -101,6 +101,8 @@ def _visible_table(request, table_id: int) -> Table:
             request.session[SESSION_TOKENS] = tokens
     if not actions.can_see(table, request.user, token=_token(request, table.pk)):
         raise Http404(_("This table is by invitation only."))
+    # Any request about the table (a page load, an htmx call) shows the player is there.
+    presence.mark_present(table_id=table.pk, user=request.user)
     return table
 
 
@@ -120,8 +122,6 @@ def table_context(request, table: Table, *, error: str | None = None, oob: bool 
 def table_page(request, table_id: int):
     """The table, drawn for this viewer from their seat's view."""
     table = _visible_table(request, table_id)
-    # Seeing the page re-arms the "your turn" mail of this table.
-    actions.record_visit(table_id=table.pk, user=request.user)
     return render(request, "tables/table.html", table_context(request, table))
 
 

@@ -53,7 +53,9 @@ def text_of(message) -> str:
 @pytest.fixture
 def mailserver(settings):
     server = MailServer(free_port())
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    # Every mail goes through the outbox, then to this server (as in production).
+    settings.EMAIL_BACKEND = "games.tables.outbox.OutboxBackend"
+    settings.MAIL_DELIVERY_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = "127.0.0.1"
     settings.EMAIL_PORT = server.port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False

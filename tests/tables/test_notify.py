@@ -98,32 +98,50 @@ def body(message) -> str:
     return message.get_body(preferencelist=("plain",)).get_content()
 
 
-def test_turn_mail_once_per_table_until_visited(smtp, running_table):
+def later(minutes: float):
+    """Travel forward in time, past the moment a player was last seen at a table."""
+    return time_machine.travel(datetime.now(dt_timezone.utc) + timedelta(minutes=minutes))
+
+
+def test_turn_mail_once_per_decision_until_seen(smtp, running_table):
     table = running_table
     first, second = user_at(table, 0), user_at(table, 1)
     assert owing(table.pk) == [0]
-    # The game started: the first player is mailed, with a link and an unsubscribe header.
-    [mail] = smtp.to(first)
-    assert "Your turn" in mail["Subject"] and f"/tables/{table.pk}/" in body(mail)
-    assert str(mail["List-Unsubscribe"]).strip().startswith("<http") and mail["List-Unsubscribe-Post"]
-    play(table.pk, 0, prefer="draw")
+    # The creator left the table's page long ago and is mailed when it starts; a first
+    # player who just took the last seat sees the start in front of them and is not.
+    start_mails = len(smtp.to(first))
+    assert start_mails == (first == table.created_by)
+    with later(5):
+        play(table.pk, 0, prefer="draw")
     [mail_second] = smtp.to(second)
+    assert "Your turn" in mail_second["Subject"] and f"/tables/{table.pk}/" in body(mail_second)
+    assert (str(mail_second["List-Unsubscribe"]).strip().startswith("<http")
+            and mail_second["List-Unsubscribe-Post"])
     # Built from the second player's view: they learn a card was drawn, never which one.
     assert re.search(r"drew a card", body(mail_second))
     assert "You drew" not in body(mail_second)
-    play(table.pk, 1)  # both now play at once: the first player owes again
+    with later(6):
+        tasks.send_pending_turn_mails()
+    assert len(smtp.to(second)) == 1, "a second mail for the same decision"
+    with later(10):
+        play(table.pk, 1)  # both now play at once: the first player owes again
     assert 0 in owing(table.pk)
-    assert len(smtp.to(first)) == 1, "a second turn mail before the player visited the table"
+    assert len(smtp.to(first)) == start_mails + 1, "no mail for a new decision after a move"
     assert Client().get("/").status_code == 200
-    visitor = Client()
-    visitor.force_login(first)
-    assert visitor.get(f"/tables/{table.pk}/").status_code == 200
-    play(table.pk, 0, prefer="play")
-    play(table.pk, 1, prefer="play")  # reveal; round 2 starts with seat 1 to draw
+    with later(12):
+        visitor = Client()
+        visitor.force_login(first)
+        assert visitor.get(f"/tables/{table.pk}/").status_code == 200
+        tasks.send_pending_turn_mails()
+    with later(20):
+        play(table.pk, 1, prefer="play")
+    with later(21):
+        play(table.pk, 0, prefer="play")  # reveal; round 2 starts with seat 1 to draw
     assert owing(table.pk) == [1]
-    play(table.pk, 1)
+    with later(30):
+        play(table.pk, 1)
     assert 0 in owing(table.pk)
-    assert len(smtp.to(first)) == 2, "no turn mail after the player visited the table"
+    assert len(smtp.to(first)) == start_mails + 2, "no turn mail after the player visited"
 
 
 @pytest.mark.asyncio
@@ -137,13 +155,13 @@ async def test_no_turn_mail_while_a_fresh_socket_watches_but_one_when_it_goes_id
     comm, connected = await connect(table.pk, user=watcher)
     assert connected
     await comm.receive_from(timeout=10)  # the catch-up push: the socket is live
+    # A heartbeat marks the player present; then the tab goes quiet.
+    await comm.send_to(text_data='{"type": "heartbeat"}')
+    await asyncio_sleep(0.3)
     await sync_to_async(play)(table.pk, 0)
     assert 1 in await sync_to_async(owing)(table.pk)
     await comm.receive_from(timeout=10)
     assert smtp.to(watcher) == [], "mailed although the player watches the table live"
-    # A heartbeat keeps the socket fresh; then the tab goes quiet for a while.
-    await comm.send_to(text_data='{"type": "heartbeat"}')
-    await asyncio_sleep(0.3)
     assert await sync_to_async(tasks.send_pending_turn_mails)() >= 0
     assert smtp.to(watcher) == []
     with time_machine.travel(datetime.now(dt_timezone.utc) + timedelta(minutes=5)):
@@ -182,11 +200,13 @@ def test_turn_mail_in_the_players_language(smtp, spanish_catalogue, two_players)
     ana.timezone = "America/Mexico_City"
     ana.save()
     bo.save()
-    table = actions.check_create_table(creator=ana, game="high-card", players=2)
+    with later(-10):
+        table = actions.check_create_table(creator=ana, game="high-card", players=2)
     actions.check_join_table(table_id=table.pk, user=bo)
     table.refresh_from_db()
     if user_at(table, 0) == bo:
-        play(table.pk, 0)
+        with later(5):
+            play(table.pk, 0)
     [mail] = smtp.to(ana)
     assert mail["Content-Language"] == "es"
     if spanish_catalogue:
@@ -226,24 +246,34 @@ def test_digest_lists_every_waiting_table_once_at_the_chosen_hour(smtp, make_use
 def test_unsubscribe_link_works_without_login(smtp, running_table):
     table = running_table
     first, second = user_at(table, 0), user_at(table, 1)
-    [mail] = smtp.to(first)
+    with later(5):
+        play(table.pk, 0)
+    [mail] = smtp.to(second)
     url = str(mail["List-Unsubscribe"]).strip().strip("<>")
     assert url in body(mail)
     path = url.replace(django_settings.SITE_URL, "")
     anonymous = Client(enforce_csrf_checks=True)
     page = anonymous.get(path)
     assert page.status_code == 200 and b"<form" in page.content
-    first.refresh_from_db()
-    assert first.turn_mail == "now", "a GET (link checkers) must not unsubscribe"
+    second.refresh_from_db()
+    assert second.turn_mail == "now", "a GET (link checkers) must not unsubscribe"
     done = anonymous.post(path)  # the button, or a mail client's one-click POST
     assert done.status_code == 200 and b'id="unsubscribed"' in done.content
-    first.refresh_from_db()
-    assert first.turn_mail == "never"
+    second.refresh_from_db()
+    assert second.turn_mail == "never"
     assert anonymous.post(path[:-3] + "xx/").status_code == 400
-    play(table.pk, 0)
-    play(table.pk, 1)
-    assert 0 in owing(table.pk) and len(smtp.to(first)) == 1
-    assert len(smtp.to(second)) == 1
+    mails_of_first = len(smtp.to(first))
+    with later(10):
+        play(table.pk, 1)  # both play a card at once now
+    assert len(smtp.to(first)) == mails_of_first + 1
+    with later(15):
+        play(table.pk, 1, prefer="play")
+    with later(16):
+        play(table.pk, 0, prefer="play")  # reveal; round 2: seat 1 draws first
+    assert owing(table.pk) == [1]
+    with later(25):
+        tasks.send_pending_turn_mails()
+    assert len(smtp.to(second)) == 1, "mailed a player who unsubscribed"
 
 
 def test_smtp_down_stores_the_move_at_once_and_mails_after_the_server_returns(
@@ -251,7 +281,8 @@ def test_smtp_down_stores_the_move_at_once_and_mails_after_the_server_returns(
     settings.MAIL_RETRY_BASE_SECONDS = 30
     table = running_table
     second = user_at(table, 1)
-    play(table.pk, 0)  # the mail server is down: the move goes through all the same
+    with later(5):
+        play(table.pk, 0)  # the mail server is down: the move goes through all the same
     table.refresh_from_db()
     assert table.seq == TableEvent.objects.filter(table=table).count()
     assert TableEvent.objects.filter(table=table, kind="move").count() == 1
@@ -259,10 +290,8 @@ def test_smtp_down_stores_the_move_at_once_and_mails_after_the_server_returns(
     assert mail.sent_at is None and mail.attempts == 1 and mail.last_error
     controller, inbox = start_smtp(smtp_port)
     try:
-        tasks.send_pending_mail()  # too early: the backoff has not passed
-        assert inbox.to(second) == []
-        with time_machine.travel(datetime.now(dt_timezone.utc) + timedelta(minutes=2)):
-            assert tasks.send_pending_mail() == 2  # the start mail and this one
+        with later(7):
+            tasks.send_pending_mail()
         [delivered] = inbox.to(second)
         assert "Your turn" in delivered["Subject"]
         mail.refresh_from_db()

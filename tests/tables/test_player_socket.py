@@ -1,0 +1,66 @@
+"""The player's own socket (issue 9): on every page, the live "your turn" count, the
+dashboard lists and the notification, on the real channel layer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games.tables.models import Seat
+from tests.tables.test_consumers import HOST, ORIGIN, session_cookie
+from tests.tables.test_notify import play
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def player_socket(user=None):
+    headers = [HOST, ORIGIN]
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+    comm = WebsocketCommunicator(application, "/ws/me/", headers=headers)
+    connected, _ = await comm.connect(timeout=10)
+    return comm, connected
+
+
+async def test_anonymous_pages_get_no_player_socket():
+    comm, connected = await player_socket()
+    assert not connected
+
+
+async def test_a_table_that_becomes_my_turn_updates_every_page_and_notifies(running_table):
+    table = running_table
+    waiter = await sync_to_async(lambda: table.seats.get(position=1).user)()
+    mover = await sync_to_async(lambda: table.seats.get(position=0).user)()
+    comm, connected = await player_socket(waiter)
+    assert connected
+    first = json.loads(await comm.receive_from(timeout=10))
+    assert first["count"] == 0 and first["notify"] is None
+    assert 'data-count="0"' in first["parts"]["turn-count"]
+    await sync_to_async(play)(table.pk, 0, prefer="draw")  # now the table waits on `waiter`
+    pushed = json.loads(await comm.receive_from(timeout=10))
+    assert pushed["count"] == 1 and 'data-count="1"' in pushed["parts"]["turn-count"]
+    assert f"/tables/{table.pk}/" in pushed["parts"]["home-turns"]
+    notice = pushed["notify"]
+    assert notice["path"] == f"/tables/{table.pk}/" and str(table.pk) in notice["title"]
+    assert f"{mover.name} drew a card." in notice["body"]  # from the waiter's own view
+    assert "You drew" not in notice["body"]
+    # The player socket is no sign of the player at any table: the mail still goes out.
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=waiter)
+    assert seat.visited_at is None or seat.visited_at < seat.owes_since
+    await comm.disconnect()
+
+
+async def test_the_movers_own_pages_update_their_count_without_a_notice(running_table):
+    table = running_table
+    mover = await sync_to_async(lambda: table.seats.get(position=0).user)()
+    comm, connected = await player_socket(mover)
+    assert connected
+    assert json.loads(await comm.receive_from(timeout=10))["count"] == 1
+    await sync_to_async(play)(table.pk, 0, prefer="draw")
+    pushed = json.loads(await comm.receive_from(timeout=10))
+    assert pushed["count"] == 0 and pushed["notify"] is None
+    await comm.disconnect()
