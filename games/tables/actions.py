@@ -557,6 +557,9 @@ def check_reclaim_seat(*, table_id: int, user) -> Table:
             row.reminded_at = None
             fields += ["owes_since", "deadline", "bank", "reminded_at"]
         row.save(update_fields=fields)
+        # Taking the seat back is a sign of the player at the table (also from the mail's
+        # link): the decision it gives them back is not mailed to them.
+        presence.mark_present(table_id=table.pk, user=user)
         _append_event(table, kind="reclaim", seat=row.position, actor=user)
         # A seat the table waited for (no human was left) gets its bot now that
         # a person plays here again.
