@@ -4,10 +4,10 @@ Two halves. The hooks (`table_moved`, `invited`, `remind`, `vacation_spent`)
 run after a write commits and only queue Celery tasks with ids. The workers'
 half (`*_mail` functions, called by tasks) decides, renders the mail in the
 recipient's language and time zone from that seat's `rules.view` only
-(through `selectors.table_view_for`), stores it as an `OutgoingMail` row and
-delivers it. A failing mail server leaves the row unsent; the task retries
-with backoff and the `send_pending_mail` sweep tries again later, so a mail is
-delayed, never lost, and a move never waits for SMTP.
+(through `selectors.table_view_for` and `since.since_last_move`), as plain text
+plus an HTML card (`mailhtml`), and stores it in the outbox (`outbox`), which
+delivers it: a failing mail server leaves the row unsent, retried with backoff
+for days, so a mail is delayed, never lost, and a move never waits for SMTP.
 """
 
 from __future__ import annotations

@@ -79,6 +79,16 @@ class OutboxBackend(BaseEmailBackend):
 
         User = get_user_model()
         count = 0
+        try:
+            count = self._store_all(email_messages, User)
+        except Exception:  # noqa: BLE001 - e.g. the database is down while mailing the admins
+            if not self.fail_silently:
+                raise
+            log.exception("could not store %s mails in the outbox", len(email_messages))
+        return count
+
+    def _store_all(self, email_messages, User) -> int:
+        count = 0
         for message in email_messages:
             html = next((content for content, mimetype in getattr(message, "alternatives", [])
                          if mimetype == "text/html"), "")

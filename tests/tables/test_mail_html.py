@@ -139,3 +139,20 @@ def test_a_kind_with_only_a_text_template_gets_the_generic_card(smtp, site, make
     assert f"https://tables.example.org/tables/{table.pk}/" in html and 'class="button"' in html
     stored = OutgoingMail.objects.get(kind="vacation")
     assert stored.html and stored.message_id.endswith("@tables.example.org>")
+
+
+def test_mails_in_spanish_have_a_spanish_card(smtp, site, make_user):
+    ana, bo = make_user("ana", language="es", timezone="Europe/Madrid"), make_user("bo")
+    with at(0):
+        table = actions.check_create_table(creator=ana, game="high-card", players=2)
+    with at(1):
+        actions.check_join_table(table_id=table.pk, user=bo)
+    table.refresh_from_db()
+    if table.seats.get(user=bo).position == 0:
+        with at(2):
+            play(table.pk, 0)
+    [mail] = smtp.to(ana)
+    html = html_of(mail)
+    assert mail["Subject"].startswith("[Pyramid Tables] Te toca:"), mail["Subject"]
+    assert '<html lang="es">' in html and "Jugar ahora" in html and "Turno de:" in html
+    assert "Hola, ana:" in html and "mesa" in html and "Darse de baja" in html
