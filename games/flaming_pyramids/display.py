@@ -174,6 +174,8 @@ def _pile(names, seat) -> str:
 
 def _under(sent, names, to) -> str:
     """"A and B go under Ana's pile"."""
+    if to is None:  # meant for a player who left: out of the game
+        return _gone(sent)
     return ngettext("%(tiles)s goes under %(pile)s", "%(tiles)s go under %(pile)s", len(sent)) % {
         "tiles": tiles_list(sent), "pile": _pile(names, to)}
 
@@ -280,6 +282,14 @@ def log_line(entry: dict, view: dict, names: list[str]) -> str:
                 "name": name, "count": count, "known": tiles_list(known)}
         return ngettext("%(name)s drew %(count)s tile.", "%(name)s drew %(count)s tiles.", count) % {
             "name": name, "count": count}
+    if kind == "resign":
+        return ngettext("%(name)s left the game; their %(count)s tile leaves the game unseen.",
+                        "%(name)s left the game; their %(count)s tiles leave the game unseen.",
+                        entry.get("tiles", 0)) % {"name": _name(names, entry.get("seat")),
+                                                  "count": entry.get("tiles", 0)}
+    if kind == "win" and entry.get("reason") == "others_left":
+        return _("%(name)s is the last player in the game and wins!") % {
+            "name": _name(names, entry.get("seat"))}
     if kind == "win":
         return _("%(name)s has no tiles left and wins!") % {"name": _name(names, entry.get("seat"))}
     return ""

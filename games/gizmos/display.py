@@ -279,12 +279,20 @@ def _log_text(entry: dict, view: dict, names: list[str]) -> str:
                  "this round.") % {"name": who, "gizmos": entry["gizmos"], "level3": entry["level3"]}
     if kind == "end_turn":
         return _("%(name)s ends their turn.") % {"name": who}
+    if kind == "resign":
+        return ngettext("%(name)s left the game; their %(count)s energy goes back into the "
+                        "dispenser and their gizmos stop working.",
+                        "%(name)s left the game; their %(count)s energy go back into the "
+                        "dispenser and their gizmos stop working.",
+                        entry.get("energy", 0)) % {"name": who, "count": entry.get("energy", 0)}
     if kind == "game_end":
         scores = entry.get("scores") or {}
         parts = ", ".join(_("%(name)s %(vp)s VP") % {"name": name(int(s)), "vp": v}
                           for s, v in sorted(scores.items(), key=lambda kv: -kv[1]))
         winners = _names_list([name(w) for w in entry.get("winners") or []])
-        if entry.get("reason") == "stalemate":
+        if entry.get("reason") == "others_left":
+            text = _("Everyone else left: the game is over. %(scores)s.") % {"scores": parts}
+        elif entry.get("reason") == "stalemate":
             text = _("Nobody can act any more: the game is over. %(scores)s.") % {"scores": parts}
         else:
             text = _("Game over: %(scores)s.") % {"scores": parts}

@@ -188,6 +188,8 @@ def log_line(entry: dict, view: dict, names: list[str]) -> str:
         if entry.get("auto"):
             return _("%(name)s has no reaction left: the turn ends.") % {"name": who}
         return _("%(name)s ended the turn.") % {"name": who}
+    if kind == "win" and entry.get("reason") == "others_left":
+        return _("%(name)s is the last player in the game and wins!") % {"name": who}
     if kind == "win":
         turn_of = entry.get("turn_of")
         if turn_of is not None and turn_of != entry.get("seat"):
@@ -195,6 +197,10 @@ def log_line(entry: dict, view: dict, names: list[str]) -> str:
                 "name": who, "other": name(turn_of)}
         return _("%(name)s has a clean powerhouse and wins!") % {"name": who}
     if kind == "resign":
+        if "count" in entry:
+            return ngettext("%(name)s left the game; their %(count)s pyramid goes back into the bag.",
+                            "%(name)s left the game; their %(count)s pyramids go back into the bag.",
+                            entry["count"]) % {"name": who, "count": entry["count"]}
         return _("%(name)s resigned.") % {"name": who}
     return ""
 

@@ -84,13 +84,14 @@ def _store_state(table: Table, state: Any, *, ended_reason: str | None = None,
             seat.save(update_fields=["owes_since", "deadline", "bank", "reminded_at"])
         elif not owes and seat.owes_since is not None:
             if seat.deadline is not None and seat.user_id:
-                frozen = clocks.frozen_between(clocks.vacation_periods(seat.user_id),
+                frozen = clocks.frozen_between(clocks.frozen_periods(seat),
                                                seat.owes_since, now)
                 seat.bank = clocks.stop_clock(tc, started=seat.owes_since, now=now,
                                               bank=seat.bank, frozen=frozen)
             seat.owes_since = None
             seat.deadline = None
-            seat.save(update_fields=["owes_since", "deadline", "bank"])
+            seat.paused_at = None  # a paused seat that decided: the player is back
+            seat.save(update_fields=["owes_since", "deadline", "bank", "paused_at"])
     return newly
 
 
@@ -405,6 +406,7 @@ def check_submit_move(*, table_id: int, seat: int, move: Any, based_on: int,
 def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=None,
                    key: str | None = None) -> Table:
     """Append the move event, refresh the snapshot and schedule effects."""
+    _unpause(table, seat)
     _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor,
                   submission_key=key)
     newly = _store_state(table, state)
@@ -413,6 +415,22 @@ def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=Non
         presence.mark_present(table_id=table.pk, user=actor)
     effects.after_commit_moved(table, newly)
     return table
+
+
+def _unpause(table: Table, position: int) -> None:
+    """A player the table waited for moved: they are back. A decision they still owe
+    after this move gets a fresh clock (the old one ran out), a time bank at least a day."""
+    from datetime import timedelta
+
+    row = table.seats.filter(position=position, paused_at__isnull=False).first()
+    if row is None:
+        return
+    row.paused_at = None
+    row.owes_since = None  # _store_state starts a new clock if they still owe
+    row.deadline = None
+    if (table.time_control or {}).get("kind") == "bank":
+        row.bank = max(table.time_control.get("increment", 0), 1) * timedelta(days=1)
+    row.save(update_fields=["paused_at", "owes_since", "deadline", "bank"])
 
 
 def check_resign(*, table_id: int, user) -> Table:
@@ -477,35 +495,90 @@ def check_rebuild_snapshot(*, table_id: int, repair: bool = False) -> bool:
 def check_time_out_seat(*, table_id: int, seat: int, now=None) -> str:
     """Apply a clock that ran out: spend a vacation day, else the table's policy.
 
-    Returns what happened: "vacation", "takeover", "dropped", "ended", or
-    "running" / "nothing" when the clock had not run out after all.
+    A vacation day is charged per player, not per table: it covers every clock of
+    theirs that runs out within it (`check_spend_vacation_day`). Returns what
+    happened: "vacation", "takeover", "paused", "dropped", "ended", or "running" /
+    "nothing" when the clock had not run out after all.
     """
     now = now or timezone.now()
+    row = Seat.objects.filter(table_id=table_id, position=seat).first()
+    if row is None or row.user_id is None or row.is_bot:
+        return "nothing"
+    spent = 0
+    while spent < 366 and check_spend_vacation_day(user_id=row.user_id, now=now):
+        spent += 1  # a sweep that was down for days spends one day per day missed
+    if spent:
+        return "vacation"
     with transaction.atomic(durable=True):
         table = _lock(table_id)
         row = table.seats.select_related("user").filter(position=seat).first()
         if (table.status != Table.Status.RUNNING or row is None or row.is_bot
-                or row.user_id is None or row.owes_since is None or row.deadline is None):
+                or row.user_id is None or row.owes_since is None or row.deadline is None
+                or row.paused_at is not None):
             return "nothing"
         due = clocks.seat_deadline(row)
-        if due > now:
+        if due > now or clocks.vacation_days_left(row.user_id, at=due) > 0:
             return "running"
-        if clocks.vacation_days_left(row.user_id, at=due) > 0:
-            do_spend_vacation_day(table=table, seat=row, at=due)
-            return "vacation"
         if table.timeout_policy == Table.TimeoutPolicy.DROP:
             return do_drop_seat(table=table, seat=row)
+        if not humans_playing(table, besides=row):
+            do_pause_seat(table=table, seat=row)
+            return "paused"
         do_take_over_seat(table=table, seat=row)
         return "takeover"
 
 
-def do_spend_vacation_day(*, table: Table, seat: Seat, at) -> Vacation:
-    """One vacation day from the moment the clock ran out: it freezes all the user's clocks."""
-    vacation = Vacation.objects.create(user_id=seat.user_id, starts_at=at,
-                                       ends_at=at + clocks.DAY, days=1, auto=True)
-    effects.after_commit_notice("vacation_spent", table_id=table.pk, user_id=seat.user_id,
-                                vacation_id=vacation.pk)
+def check_spend_vacation_day(*, user_id: int, now) -> Vacation | None:
+    """Spend one vacation day for every clock of the user that ran out by `now`.
+
+    The day starts when the first of those clocks ran out, so the order in which
+    the sweep meets the tables does not matter and one day away costs one day.
+    None when no clock of theirs has run out or no vacation day is left.
+    """
+    with transaction.atomic(durable=True):
+        # The user's row serialises sweeps and bookings of this player.
+        User.objects.select_for_update().filter(pk=user_id).first()
+        out = clocks.seats_out_of_time(user_id, now=now)
+        if not out:
+            return None
+        first = min(due for _seat, due in out)
+        if clocks.vacation_days_left(user_id, at=first) <= 0:
+            return None
+        return do_spend_vacation_day(user_id=user_id, at=first, seats=[s for s, _ in out])
+
+
+def do_spend_vacation_day(*, user_id: int, at, seats: list[Seat]) -> Vacation:
+    """One vacation day from `at`: it freezes all the user's clocks; one notice for it."""
+    vacation = Vacation.objects.create(user_id=user_id, starts_at=at, ends_at=at + clocks.DAY,
+                                       days=1, auto=True)
+    saved = sorted({s.table_id for s in seats})
+    # A new reminder (and warning) before each new deadline.
+    Seat.objects.filter(pk__in=[s.pk for s in seats]).update(reminded_at=None)
+    effects.after_commit_notice("vacation_spent", user_id=user_id, vacation_id=vacation.pk,
+                                table_ids=saved)
+    for table_id in saved:
+        effects.after_commit_redraw(table_id)
     return vacation
+
+
+def humans_playing(table: Table, *, besides: Seat | None = None) -> list[Seat]:
+    """Seats at `table` that a person plays now (no bot, not resigned, not paused)."""
+    return [s for s in table.seats.all()
+            if s.user_id and not s.is_bot and not s.resigned and s.paused_at is None
+            and (besides is None or s.pk != besides.pk)]
+
+
+def do_pause_seat(*, table: Table, seat: Seat) -> Table:
+    """No other human plays at the table: it waits for this player instead of a bot."""
+    seat.paused_at = timezone.now()
+    seat.save(update_fields=["paused_at"])
+    _append_event(table, kind="pause", seat=seat.position,
+                  data={"reason": "timeout", "user": seat.user_id})
+    table.save()
+    effects.after_commit_notice("timed_out", table_id=table.pk, user_id=seat.user_id,
+                                what="paused", seq=table.seq)
+    effects.after_commit_moved(table, [])
+    return table
 
 
 def do_take_over_seat(*, table: Table, seat: Seat) -> Table:
@@ -517,6 +590,8 @@ def do_take_over_seat(*, table: Table, seat: Seat) -> Table:
     _append_event(table, kind="takeover", seat=seat.position,
                   data={"reason": "timeout", "user": seat.user_id})
     table.save()
+    effects.after_commit_notice("timed_out", table_id=table.pk, user_id=seat.user_id,
+                                what="takeover", seq=table.seq)
     effects.after_commit_moved(table, [])
     return table
 
@@ -562,7 +637,16 @@ def check_reclaim_seat(*, table_id: int, user) -> Table:
             row.reminded_at = None
             fields += ["owes_since", "deadline", "bank", "reminded_at"]
         row.save(update_fields=fields)
+        # Taking the seat back is a sign of the player at the table (also from the mail's
+        # link): the decision it gives them back is not mailed to them.
+        presence.mark_present(table_id=table.pk, user=user)
         _append_event(table, kind="reclaim", seat=row.position, actor=user)
+        # A seat the table waited for (no human was left) gets its bot now that
+        # a person plays here again.
+        for other in table.seats.filter(paused_at__isnull=False).select_related("user"):
+            other.paused_at = None
+            other.save(update_fields=["paused_at"])
+            do_take_over_seat(table=table, seat=other)
         table.save()
         effects.after_commit_moved(table, [])
         return table
@@ -582,18 +666,54 @@ def check_remind_seat(*, table_id: int, seat: int) -> bool:
         return True
 
 
-def check_end_abandoned(*, table_id: int, now=None) -> bool:
-    """End a running table where nothing happened for 30 days."""
+def check_end_pause(*, table_id: int, seat: int, now=None) -> str:
+    """A table waited PAUSE_AT_MOST for a player out of time: drop them; the game's
+    rules say whether the others play on or who wins."""
     now = now or timezone.now()
     with transaction.atomic(durable=True):
         table = _lock(table_id)
-        if (table.status != Table.Status.RUNNING
-                or table.last_event_at >= now - clocks.ABANDONED_AFTER):
+        row = table.seats.filter(position=seat).first()
+        if (table.status != Table.Status.RUNNING or row is None or row.paused_at is None
+                or row.paused_at >= now - clocks.PAUSE_AT_MOST):
+            return "nothing"
+        return do_drop_seat(table=table, seat=row)
+
+
+def check_warn_abandoned(*, table_id: int, now=None) -> bool:
+    """Tell the creator of a table that never started that it will be abandoned."""
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if (table.status != Table.Status.OPEN
+                or table.last_event_at >= now - (clocks.ABANDONED_AFTER - clocks.ABANDON_WARNING)
+                or (table.abandon_warned_at and table.abandon_warned_at >= table.last_event_at)):
+            return False
+        table.abandon_warned_at = now
+        table.save(update_fields=["abandon_warned_at"])
+        effects.after_commit_notice("abandon_warning", table_id=table.pk)
+        return True
+
+
+def check_end_abandoned(*, table_id: int, now=None) -> bool:
+    """End a table that never started: 30 days without an event, its creator warned.
+
+    A running table is never abandoned: its clocks, vacations and timeout policy
+    decide, so nobody loses a game while their clock still has time.
+    """
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        table = _lock(table_id)
+        if (table.status != Table.Status.OPEN
+                or table.last_event_at >= now - clocks.ABANDONED_AFTER
+                or table.abandon_warned_at is None
+                or table.abandon_warned_at < table.last_event_at
+                or table.abandon_warned_at > now - clocks.DAY):
             return False
         _append_event(table, kind="abandon")
-        newly = _store_state(table, current_state(table), ended_reason="abandoned",
-                             outcome={"winners": [], "reason": "abandoned"})
-        effects.after_commit_moved(table, newly)
+        table.status = Table.Status.ABORTED
+        table.finished_at = now
+        table.outcome = {"winners": [], "reason": "abandoned"}
+        _save_and_push(table)
         return True
 
 
@@ -616,6 +736,8 @@ def check_book_vacation(*, user, first_day, last_day) -> Vacation:
     with transaction.atomic(durable=True):
         # Lock the user's row: two bookings at once must not both fit the allowance.
         User.objects.select_for_update().filter(pk=user.pk).first()
+        if Vacation.objects.filter(user=user, starts_at__lt=ends_at, ends_at__gt=starts_at).exists():
+            raise ActionError(_("You are already on vacation on some of these days."))
         left = clocks.vacation_days_left(user.pk, at=starts_at)
         if days > left:
             raise ActionError(_("You have %(left)s vacation days left this year.") % {"left": left})
@@ -626,6 +748,37 @@ def check_book_vacation(*, user, first_day, last_day) -> Vacation:
         for table_id in table_ids:
             # Opponents' pages show the vacation mark: redraw them (no new event).
             effects.after_commit_redraw(table_id)
+        return vacation
+
+
+def check_change_vacation(*, user, vacation_id: int, last_day=None, cancel: bool = False) -> Vacation | None:
+    """Cancel a booked vacation, or shorten it to end after `last_day` (a date in the
+    user's time zone), while it has not started. Returns the vacation, None if cancelled."""
+    with transaction.atomic(durable=True):
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        vacation = Vacation.objects.filter(pk=vacation_id, user=user, auto=False).first()
+        if vacation is None:
+            raise ActionError(_("There is no such vacation."))
+        if vacation.starts_at <= timezone.now():
+            raise ActionError(_("This vacation has started: it can no longer be changed."))
+        table_ids = list(Seat.objects.filter(user=user, table__status=Table.Status.RUNNING)
+                         .values_list("table_id", flat=True))
+        for table_id in table_ids:
+            effects.after_commit_redraw(table_id)
+        if cancel:
+            vacation.delete()
+            return None
+        zone = clocks.zone(user.timezone)
+        first_day = vacation.starts_at.astimezone(zone).date()
+        old_last = (vacation.ends_at.astimezone(zone) - clocks.DAY).date()
+        if last_day is None or last_day < first_day:
+            raise ActionError(_("The last day must not be before the first."))
+        if last_day >= old_last:
+            raise ActionError(_("A vacation can only be shortened: choose an earlier last day."))
+        vacation.starts_at, vacation.ends_at = clocks.local_day_bounds(first_day, last_day,
+                                                                       user.timezone)
+        vacation.days = (last_day - first_day).days + 1
+        vacation.save(update_fields=["starts_at", "ends_at", "days"])
         return vacation
 
 

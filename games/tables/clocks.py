@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import date, datetime, time, timedelta
+from datetime import timezone as dt_timezone
 from typing import Iterable
 
 from django.conf import settings
@@ -23,7 +24,15 @@ DAY = timedelta(days=1)
 PER_MOVE_DAYS = (1, 2, 3, 5, 7, 14)
 BANK_LIMITS = {"initial": (1, 60), "increment": (0, 14), "cap": (1, 90)}
 REMINDER_AT_MOST = timedelta(hours=24)
+# Only tables that never started are abandoned: after this long without an event,
+# and only after their creator was warned ABANDON_WARNING ahead.
 ABANDONED_AFTER = timedelta(days=30)
+ABANDON_WARNING = timedelta(days=7)
+# A table that waits for a player out of time (no other human plays there) waits
+# this long; then the player is dropped and the game's rules say how it ends.
+PAUSE_AT_MOST = timedelta(days=30)
+# Weekend pause: periods are generated this far past the start of a clock.
+WEEKEND_HORIZON = timedelta(days=400)
 
 Period = tuple[datetime, datetime]
 
@@ -38,13 +47,17 @@ def clean_time_control(data: dict | None) -> dict:
     """A valid time control from untrusted input; raises BadTimeControl."""
     if not data:
         return {"kind": "move", "days": 3}
+    weekends = data.get("weekends", False)
+    if weekends not in (True, False):
+        raise BadTimeControl(_("The weekend pause is on or off."))
+    extra = {"weekends": True} if weekends else {}
     kind = data.get("kind")
     try:
         if kind == "move":
             days = int(data.get("days"))
             if days not in PER_MOVE_DAYS:
                 raise BadTimeControl(_("Choose 1, 2, 3, 5, 7 or 14 days per move."))
-            return {"kind": "move", "days": days}
+            return {"kind": "move", "days": days, **extra}
         if kind == "bank":
             values = {key: int(data.get(key)) for key in BANK_LIMITS}
         else:
@@ -58,15 +71,20 @@ def clean_time_control(data: dict | None) -> dict:
             raise BadTimeControl(_("Time bank values out of range."))
     if values["cap"] < values["initial"]:
         raise BadTimeControl(_("The cap must be at least the initial time bank."))
-    return {"kind": "bank", **values}
+    return {"kind": "bank", **values, **extra}
 
 
 def describe(tc: dict) -> str:
     """The time control in words, for the lobby and the table page."""
     if tc.get("kind") == "bank":
-        return _("Time bank: %(initial)s days, +%(increment)s per move, at most %(cap)s") % tc
-    days = tc.get("days", 3)
-    return ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+        text = _("Time bank: %(initial)s days, +%(increment)s per move, at most %(cap)s") % tc
+    else:
+        days = tc.get("days", 3)
+        text = ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
+    if tc.get("weekends"):
+        text = _("%(clock)s; clocks stop on weekends (each player's own Saturday and Sunday)") % {
+            "clock": text}
+    return text
 
 
 def start_clock(tc: dict, *, now: datetime, bank: timedelta | None) -> tuple[datetime, timedelta | None]:
@@ -119,6 +137,30 @@ def frozen_between(periods: Iterable[Period], start: datetime, end: datetime) ->
         if hi > lo:
             total += hi - lo
     return total
+
+
+def weekend_periods(tz_name: str, start: datetime, end: datetime) -> list[Period]:
+    """Every Saturday 00:00 to Monday 00:00 in zone `tz_name` that touches [start, end]."""
+    tz = zone(tz_name)
+    day = start.astimezone(tz).date() - timedelta(days=2)
+    last = end.astimezone(tz).date() + DAY
+    periods = []
+    day += timedelta(days=(5 - day.weekday()) % 7)  # the first Saturday
+    while day <= last:
+        # In UTC: arithmetic between two times of one ZoneInfo ignores DST changes.
+        periods.append((datetime.combine(day, time.min, tzinfo=tz).astimezone(dt_timezone.utc),
+                        datetime.combine(day + 2 * DAY, time.min, tzinfo=tz)
+                        .astimezone(dt_timezone.utc)))
+        day += timedelta(days=7)
+    return periods
+
+
+def zone(tz_name: str):
+    """The user's time zone, UTC when it is unknown."""
+    try:
+        return zoneinfo.ZoneInfo(tz_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
 
 
 def reminder_lead(allowance: timedelta) -> timedelta:
@@ -182,10 +224,7 @@ def on_vacation(user_ids: Iterable[int], *, at: datetime | None = None) -> set[i
 
 def local_day_bounds(day_from: date, day_to: date, tz_name: str) -> Period:
     """Midnight starting `day_from` to midnight ending `day_to`, in the user's time zone."""
-    try:
-        tz = zoneinfo.ZoneInfo(tz_name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        tz = zoneinfo.ZoneInfo("UTC")
+    tz = zone(tz_name)
     start = datetime.combine(day_from, time.min, tzinfo=tz)
     end = datetime.combine(day_to + DAY, time.min, tzinfo=tz)
     return start, end
@@ -193,31 +232,91 @@ def local_day_bounds(day_from: date, day_to: date, tz_name: str) -> Period:
 
 # -- seats (reads) ---------------------------------------------------------------
 
+def frozen_periods(seat, vacations: list[Period] | None = None, *,
+                   since: datetime | None = None) -> list[Period]:
+    """When the seat's clock stands still: its player's vacations, and weekends where
+    the table's time control pauses on them (in the player's own time zone)."""
+    if not seat.user_id:
+        return []
+    periods = list(vacations if vacations is not None else vacation_periods(seat.user_id))
+    if (seat.table.time_control or {}).get("weekends"):
+        since = since or seat.owes_since or timezone.now()
+        periods += weekend_periods(seat.user.timezone, since, since + WEEKEND_HORIZON)
+    return periods
+
+
 def seat_deadline(seat, periods: list[Period] | None = None) -> datetime | None:
-    """The moment the seat's current clock runs out, vacations included."""
+    """The moment the seat's current clock runs out, vacations (and weekends) included.
+
+    `periods`: the player's vacations, when the caller has read them already.
+    """
     if seat.deadline is None or seat.owes_since is None:
         return None
-    if periods is None:
-        periods = vacation_periods(seat.user_id) if seat.user_id else []
-    return effective_deadline(seat.deadline, since=seat.owes_since, periods=periods)
+    return effective_deadline(seat.deadline, since=seat.owes_since,
+                              periods=frozen_periods(seat, periods))
 
 
 def running_clocks():
-    """Seats of people whose clock is running, with their table and user."""
+    """Seats of people whose clock is running, with their table and user.
+
+    A seat the table waits for (paused: its clock ran out with no other human
+    at the table) is not among them: its clock has nothing left to do.
+    """
     from .models import Seat, Table
 
     return (Seat.objects.filter(table__status=Table.Status.RUNNING, owes_since__isnull=False,
-                                deadline__isnull=False, user__isnull=False, bot_level="")
+                                deadline__isnull=False, user__isnull=False, bot_level="",
+                                paused_at__isnull=True)
             .select_related("table", "user"))
 
 
+def seats_out_of_time(user_id: int, *, now: datetime) -> list[tuple]:
+    """(seat, deadline) of every running clock of the user that has run out at `now`."""
+    vacations = vacation_periods(user_id)
+    out = []
+    for seat in running_clocks().filter(user_id=user_id):
+        due = seat_deadline(seat, vacations)
+        if due <= now:
+            out.append((seat, due))
+    return out
+
+
 def abandoned_tables(*, now: datetime):
-    """Ids of running tables where nothing happened for ABANDONED_AFTER."""
+    """Ids of tables that never started, without an event for ABANDONED_AFTER, whose
+    creator was warned at least a day before. Running tables are never abandoned:
+    their clocks decide."""
+    from django.db.models import F
+
     from .models import Table
 
-    return list(Table.objects.filter(status=Table.Status.RUNNING,
-                                     last_event_at__lt=now - ABANDONED_AFTER)
+    return list(Table.objects.filter(status=Table.Status.OPEN,
+                                     last_event_at__lt=now - ABANDONED_AFTER,
+                                     abandon_warned_at__gte=F("last_event_at"),
+                                     abandon_warned_at__lte=now - DAY)
                 .values_list("pk", flat=True))
+
+
+def tables_to_warn(*, now: datetime):
+    """Ids of tables that never started and will be abandoned in ABANDON_WARNING,
+    whose creator was not warned since their last event."""
+    from django.db.models import F, Q
+
+    from .models import Table
+
+    return list(Table.objects.filter(status=Table.Status.OPEN,
+                                     last_event_at__lt=now - (ABANDONED_AFTER - ABANDON_WARNING))
+                .filter(Q(abandon_warned_at__isnull=True)
+                        | Q(abandon_warned_at__lt=F("last_event_at")))
+                .values_list("pk", flat=True))
+
+
+def pauses_over(*, now: datetime) -> list[tuple[int, int]]:
+    """(table id, position) of seats a running table waited for longer than PAUSE_AT_MOST."""
+    from .models import Seat, Table
+
+    return list(Seat.objects.filter(table__status=Table.Status.RUNNING,
+                                    paused_at__lt=now - PAUSE_AT_MOST)
+                .values_list("table_id", "position"))
 
 
 def clock_work(*, now: datetime) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:

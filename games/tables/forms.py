@@ -113,6 +113,10 @@ class NewTableForm(forms.Form):
                                         min_value=0, max_value=14, required=False)
     bank_cap = forms.IntegerField(label=gettext_lazy("Time bank: at most (days)"), initial=14,
                                   min_value=1, max_value=90, required=False)
+    weekends = forms.BooleanField(
+        label=gettext_lazy("Weekend pause"), required=False,
+        help_text=gettext_lazy("Clocks do not run on Saturdays and Sundays, in each player's "
+                               "own time zone."))
     timeout_policy = forms.ChoiceField(
         label=gettext_lazy("When a player runs out of time (and of vacation days)"),
         choices=Table.TimeoutPolicy.choices, initial=Table.TimeoutPolicy.BOT, required=False)
@@ -167,7 +171,7 @@ class NewTableForm(forms.Form):
 
     def clock_fields(self):
         return [self["clock"], self["bank_initial"], self["bank_increment"], self["bank_cap"],
-                self["timeout_policy"]]
+                self["weekends"], self["timeout_policy"]]
 
     def clean(self):
         data = super().clean()
@@ -181,10 +185,11 @@ class NewTableForm(forms.Form):
     def time_control(self) -> dict:
         """The chosen time control, in the shape clocks.clean_time_control checks."""
         data = self.cleaned_data
+        extra = {"weekends": True} if data.get("weekends") else {}
         if data.get("clock") == "bank":
             return {"kind": "bank", "initial": data.get("bank_initial"),
-                    "increment": data.get("bank_increment"), "cap": data.get("bank_cap")}
-        return {"kind": "move", "days": int(data.get("clock") or 3)}
+                    "increment": data.get("bank_increment"), "cap": data.get("bank_cap"), **extra}
+        return {"kind": "move", "days": int(data.get("clock") or 3), **extra}
 
 
 class VacationForm(forms.Form):
@@ -192,3 +197,12 @@ class VacationForm(forms.Form):
 
     first_day = BoundedDateField(label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"}))
     last_day = BoundedDateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class ChangeVacationForm(forms.Form):
+    """Shorten a booked vacation to a new last day, or cancel it."""
+
+    action = forms.ChoiceField(choices=(("shorten", "shorten"), ("cancel", "cancel")),
+                               widget=forms.HiddenInput)
+    last_day = BoundedDateField(label=gettext_lazy("New last day"), required=False,
+                               widget=forms.DateInput(attrs={"type": "date"}))

@@ -70,6 +70,9 @@ class Table(models.Model):
     # Optional seating at the start instead of a draw from the seed (a rematch
     # rotates the seats): one {"user": id} or {"bot": level} per position.
     seating = models.JSONField(null=True, blank=True)
+    # An open table that never started was announced to its creator as soon to be
+    # abandoned (clocks.ABANDON_WARNING before the end).
+    abandon_warned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-last_event_at"]
@@ -110,6 +113,9 @@ class Seat(models.Model):
     reminded_at = models.DateTimeField(null=True, blank=True)
     # A bot plays the seat since its player ran out of time; they may reclaim it.
     taken_over = models.BooleanField(default=False)
+    # The clock ran out while no other human plays here: the table waits for this
+    # player (no bot plays a seat for nobody) until they return or the pause ends.
+    paused_at = models.DateTimeField(null=True, blank=True)
     # Turn e-mails: per-table mute, last page visit, last mail, live socket heartbeat.
     muted = models.BooleanField(default=False)
     visited_at = models.DateTimeField(null=True, blank=True)

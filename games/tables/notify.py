@@ -74,11 +74,47 @@ def remind(*, table_id: int, seat: int, seq: int) -> None:
     _queue(tasks.send_reminder_email, table_id, seat)
 
 
-def vacation_spent(*, table_id: int, user_id: int, vacation_id: int) -> None:
-    """A clock ran out and a vacation day was spent."""
+def vacation_spent(*, user_id: int, vacation_id: int, table_ids: list[int]) -> None:
+    """Clocks ran out and one vacation day was spent for all of them."""
     from . import tasks
 
-    _queue(tasks.send_vacation_email, table_id, user_id, vacation_id)
+    _queue(tasks.send_vacation_email, user_id, vacation_id, list(table_ids))
+
+
+def timed_out(*, table_id: int, user_id: int, what: str, seq: int) -> None:
+    """A clock ran out with no vacation left: a bot took the seat, or the table waits."""
+    from . import tasks
+
+    _queue(tasks.send_timed_out_email, table_id, user_id, what, seq)
+
+
+def abandon_warning(*, table_id: int) -> None:
+    """A table that never started will be abandoned soon."""
+    from . import tasks
+
+    _queue(tasks.send_abandon_warning_email, table_id)
+
+
+# -- one-click way back to a seat ------------------------------------------------------
+
+RECLAIM_SALT = "games.tables.notify.reclaim"
+RECLAIM_MAX_AGE = timedelta(days=90)
+
+
+def reclaim_token(table_id: int, user_id: int) -> str:
+    """A signed token that lets one player take their seat back from a bot, without login."""
+    return signing.dumps({"t": table_id, "u": user_id}, salt=RECLAIM_SALT, compress=True)
+
+
+def read_reclaim_token(token: str) -> tuple[int, int]:
+    """(table id, user id) from a token; raises signing.BadSignature (also when expired)."""
+    data = signing.loads(token, salt=RECLAIM_SALT, max_age=RECLAIM_MAX_AGE)
+    return int(data["t"]), int(data["u"])
+
+
+def reclaim_url(table_id: int, user_id: int) -> str:
+    return settings.SITE_URL + reverse("tables:reclaim_link",
+                                       args=[reclaim_token(table_id, user_id)])
 
 
 # -- unsubscribe links ---------------------------------------------------------------
@@ -263,32 +299,107 @@ def invitation_mail(*, table_id: int, user_id: int) -> int | None:
         category="invite", context=context, key=f"invite:{table_id}:{user_id}"))
 
 
+def consequence(seat: Seat) -> str:
+    """What happens when this seat's clock runs out now: "vacation" (a day is spent),
+    "last_vacation" (the last day is spent), "takeover" (a bot plays the seat),
+    "paused" (the table waits, no other human plays) or "drop"."""
+    from . import actions, clocks
+
+    left = clocks.vacation_days_left(seat.user_id)
+    if left > 1:
+        return "vacation"
+    if left == 1:
+        return "last_vacation"
+    if seat.table.timeout_policy == Table.TimeoutPolicy.DROP:
+        return "drop"
+    return "takeover" if actions.humans_playing(seat.table, besides=seat) else "paused"
+
+
+def wants_clock_mail(user, *, muted: bool = False) -> bool:
+    """Reminders, vacation days and timeouts go to players who want turn mails at all
+    (at once or as a digest), never after "never" or an unsubscribe link."""
+    return bool(user.email) and user.turn_mail != "never" and not muted
+
+
 def reminder_mail(*, table_id: int, seat: int) -> int | None:
-    """The clock of this seat runs out soon."""
+    """The clock of this seat runs out soon; it says what happens then."""
     row = Seat.objects.select_related("user", "table").filter(
         table_id=table_id, position=seat).first()
-    if (row is None or row.user is None or row.is_bot or row.owes_since is None or row.muted
-            or row.user.turn_mail == "never" or not row.user.email):
+    if (row is None or row.user is None or row.is_bot or row.owes_since is None
+            or not wants_clock_mail(row.user, muted=row.muted)):
         return None
+    from . import clocks
+
+    then = consequence(row)
+    due = clocks.seat_deadline(row)
+    # One reminder per deadline: a vacation day spent moves it, and re-arms the reminder.
+    key = f"remind:{row.pk}:{row.owes_since.timestamp():.0f}:{due.timestamp() if due else 0:.0f}"
     return _then_deliver(_compose(
         user=row.user, table=row.table, kind="reminder", template="reminder", category="turn",
-        context={"position": row.position}))
+        key=key[:80], context={"position": row.position, "consequence": then}))
 
 
-def vacation_mail(*, table_id: int, user_id: int, vacation_id: int) -> int | None:
-    """A clock ran out and a vacation day was spent for it."""
+def vacation_mail(*, user_id: int, vacation_id: int, table_ids: list[int]) -> int | None:
+    """Clocks ran out and a vacation day was spent for them: one mail for the day,
+    listing the tables it saved and what happens at their next deadline."""
     from . import clocks
     from .models import Vacation
 
     vacation = Vacation.objects.select_related("user").filter(pk=vacation_id).first()
-    seat = Seat.objects.select_related("table").filter(table_id=table_id, user_id=user_id).first()
-    if vacation is None or seat is None or not vacation.user.email:
+    if vacation is None or not wants_clock_mail(vacation.user):
         return None
+    seats = list(Seat.objects.select_related("table", "user").filter(
+        user_id=user_id, table_id__in=table_ids, muted=False).order_by("table_id"))
+    if not seats:
+        return None
+    saved = [{"table": s.table, "deadline": clocks.seat_deadline(s),
+              "url": settings.SITE_URL + s.table.get_absolute_url(),
+              "consequence": consequence(s)} for s in seats]
+    # A day that saved one table is a mail of that table (its card, its thread).
+    one = seats[0] if len(seats) == 1 else None
     return _then_deliver(_compose(
-        user=vacation.user, table=seat.table, kind="vacation", template="vacation",
-        category="turn", key=f"vacation:{vacation_id}",
-        context={"position": seat.position, "vacation": vacation,
+        user=vacation.user, table=one.table if one else None, kind="vacation",
+        template="vacation", category="turn", key=f"vacation:{vacation_id}",
+        context={"vacation": vacation, "saved": saved,
+                 **({"position": one.position} if one else {}),
                  "days_left": clocks.vacation_days_left(user_id, at=vacation.starts_at)}))
+
+
+def timed_out_mail(*, table_id: int, user_id: int, what: str, seq: int) -> int | None:
+    """A bot took the seat (with a one-click way back), or the table waits for the player."""
+    from . import clocks
+
+    seat = Seat.objects.select_related("table", "user").filter(
+        table_id=table_id, user_id=user_id).first()
+    if seat is None or not wants_clock_mail(seat.user):
+        return None
+    context = {"position": seat.position, "what": what}
+    if what == "takeover":
+        context["reclaim_url"] = reclaim_url(table_id, user_id)
+    elif seat.paused_at:
+        context["waits_until"] = seat.paused_at + clocks.PAUSE_AT_MOST
+    return _then_deliver(_compose(
+        user=seat.user, table=seat.table, kind="timeout", template="timed_out", category="turn",
+        key=f"timeout:{table_id}:{user_id}:{seq}", context=context))
+
+
+def abandon_warning_mail(*, table_id: int) -> int | None:
+    """To the creator of a table that never started: it is abandoned on a given day."""
+    from . import clocks
+
+    table = Table.objects.select_related("created_by").filter(pk=table_id).first()
+    if (table is None or table.status != Table.Status.OPEN or table.abandon_warned_at is None
+            or not wants_clock_mail(table.created_by)):
+        return None
+    context = {"tv": None, "table": table,
+               "ends_at": max(table.last_event_at + clocks.ABANDONED_AFTER,
+                              table.abandon_warned_at + clocks.DAY),
+               "free": table.seats.filter(user__isnull=True, bot_level="").count(),
+               "url": settings.SITE_URL + table.get_absolute_url()}
+    return _then_deliver(_compose(
+        user=table.created_by, table=table, kind="abandon", template="abandon_warning",
+        category="turn", context=context,
+        key=f"abandon:{table_id}:{table.abandon_warned_at.timestamp():.0f}"))
 
 
 def _digest_item(turn: dict, user) -> dict:

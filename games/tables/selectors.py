@@ -107,14 +107,14 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
             "to_move": seat.position in (table.to_move or []), "resigned": seat.resigned,
             "owes_since": seat.owes_since, "user": seat.user,
             "on_vacation": seat.user_id in away, "taken_over": seat.taken_over,
-            "muted": seat.muted,
+            "muted": seat.muted, "paused": seat.paused_at is not None,
             "deadline": clocks.seat_deadline(seat, periods.get(seat.user_id, []))
             if seat.position in (table.to_move or []) else None,
         })
     return rows
 
 
-NOTICE_KINDS = ("takeover", "reclaim", "timeout", "abandon")
+NOTICE_KINDS = ("takeover", "reclaim", "timeout", "abandon", "pause")
 
 
 def notice_line(event: TableEvent, names: list[str]) -> str:
@@ -125,9 +125,12 @@ def notice_line(event: TableEvent, names: list[str]) -> str:
             "name": name}
     if event.kind == "reclaim":
         return _("%(name)s is back and plays their seat again.") % {"name": name}
+    if event.kind == "pause":
+        return _("%(name)s ran out of time. Nobody else plays here, so no bot plays "
+                 "for them: the table waits for them.") % {"name": name}
     if event.kind == "timeout":
         return _("%(name)s ran out of time and left the game.") % {"name": name}
-    return _("Nobody moved for 30 days: the table was abandoned.")
+    return _("Nobody moved for 30 days before the table started: it was abandoned.")
 
 
 def table_notices(table: Table, names: list[str]) -> list[str]:

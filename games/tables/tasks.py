@@ -27,7 +27,10 @@ def play_bot_turn(table_id: int, seq: int, seat: int) -> str:
         return "stale"
     if seat not in table.to_move or not table.seats.filter(position=seat).exclude(bot_level="").exists():
         return "stale"
-    level = table.seats.get(position=seat).bot_level
+    row = table.seats.get(position=seat)
+    if row.taken_over and not actions.humans_playing(table):
+        return "waiting"  # no bot plays a seat for nobody: the table waits for a person
+    level = row.bot_level
     rules = get_rules(table.game)
     state = current_state(table)
     view = rules.view(state, seat)  # the bot sees what its seat sees, nothing more
@@ -57,6 +60,8 @@ def resend_stuck_turns(older_than_seconds: int = 60) -> int:
     ).select_related("table"))
     count = 0
     for seat in stuck:
+        if seat.taken_over and not actions.humans_playing(seat.table):
+            continue  # waits for a person (see play_bot_turn)
         if seat.position in seat.table.to_move:
             schedule_bot_turn(seat.table_id, seat.table.seq, seat.position)
             count += 1
@@ -98,11 +103,27 @@ def send_reminder_email(table_id: int, seat: int) -> int | None:
 
 
 @shared_task(acks_late=True)
-def send_vacation_email(table_id: int, user_id: int, vacation_id: int) -> int | None:
-    """A vacation day was spent when a clock ran out."""
+def send_vacation_email(user_id: int, vacation_id: int, table_ids: list[int]) -> int | None:
+    """A vacation day was spent when clocks ran out (one mail for all the tables it saved)."""
     from . import notify
 
-    return notify.vacation_mail(table_id=table_id, user_id=user_id, vacation_id=vacation_id)
+    return notify.vacation_mail(user_id=user_id, vacation_id=vacation_id, table_ids=table_ids)
+
+
+@shared_task(acks_late=True)
+def send_timed_out_email(table_id: int, user_id: int, what: str, seq: int) -> int | None:
+    """A clock ran out for good: a bot took the seat, or the table waits for the player."""
+    from . import notify
+
+    return notify.timed_out_mail(table_id=table_id, user_id=user_id, what=what, seq=seq)
+
+
+@shared_task(acks_late=True)
+def send_abandon_warning_email(table_id: int) -> int | None:
+    """A table that never started is about to be abandoned."""
+    from . import notify
+
+    return notify.abandon_warning_mail(table_id=table_id)
 
 
 @shared_task(bind=True, acks_late=True, max_retries=8)
@@ -164,16 +185,25 @@ def send_digests() -> int:
 
 @shared_task
 def check_clocks() -> dict:
-    """Remind seats near their deadline, apply clocks that ran out, end abandoned tables."""
+    """Remind seats near their deadline, apply clocks that ran out, end long pauses,
+    warn about and then end tables that never started."""
     from . import clocks
 
     now = timezone.now()
     out, remind = clocks.clock_work(now=now)
-    results = {"reminded": 0, "timeouts": [], "abandoned": 0}
+    results = {"reminded": 0, "timeouts": [], "abandoned": 0, "warned": 0}
     for table_id, seat in remind:
         results["reminded"] += actions.check_remind_seat(table_id=table_id, seat=seat)
     for table_id, seat in out:
-        results["timeouts"].append(actions.check_time_out_seat(table_id=table_id, seat=seat, now=now))
+        what = actions.check_time_out_seat(table_id=table_id, seat=seat, now=now)
+        if what not in ("running", "nothing"):  # e.g. saved by a day spent for another table
+            results["timeouts"].append(what)
+    for table_id, seat in clocks.pauses_over(now=now):
+        what = actions.check_end_pause(table_id=table_id, seat=seat, now=now)
+        if what != "nothing":
+            results["timeouts"].append(what)
+    for table_id in clocks.tables_to_warn(now=now):
+        results["warned"] += actions.check_warn_abandoned(table_id=table_id, now=now)
     for table_id in clocks.abandoned_tables(now=now):
         results["abandoned"] += actions.check_end_abandoned(table_id=table_id, now=now)
     return results

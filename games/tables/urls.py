@@ -18,6 +18,8 @@ urlpatterns = [
     path("tables/<int:table_id>/invite-link", views.rotate_invite, name="rotate_invite"),
     path("tables/<int:table_id>/mute", views.mute, name="mute"),
     path("tables/<int:table_id>/reclaim", views.reclaim, name="reclaim"),
+    path("tables/back/<str:token>/", views.reclaim_link, name="reclaim_link"),
     path("vacation/", views.vacation, name="vacation"),
     path("games/<slug:slug>/rules/", guide.rules_page, name="rules"),
+    path("vacation/<int:vacation_id>/change", views.change_vacation, name="vacation_change"),
 ]

@@ -363,7 +363,75 @@ def vacation(request):
         else:
             messages.success(request, _("Your vacation is booked: your clocks freeze then."))
             return redirect("tables:vacation")
+    from django.utils import timezone
+
+    from .clocks import DAY
+    from .forms import ChangeVacationForm
+
+    now = timezone.now()
+    vacations = list(Vacation.objects.filter(user=request.user).order_by("-starts_at")[:20])
+    for v in vacations:
+        # Booked and not started: it can still be cancelled or shortened.
+        v.changeable = not v.auto and v.starts_at > now
+        if v.changeable:
+            v.change_form = ChangeVacationForm(auto_id=f"id_v{v.pk}_%s", initial={
+                "last_day": (timezone.localtime(v.ends_at) - DAY).date()})
     return render(request, "tables/vacation.html", {
         "form": form, "days_left": vacation_days_left(request.user.pk),
-        "vacations": Vacation.objects.filter(user=request.user).order_by("-starts_at")[:20],
+        "vacations": vacations,
     }, status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def change_vacation(request, vacation_id: int):
+    """Cancel or shorten a booked vacation before it starts."""
+    from .forms import ChangeVacationForm
+
+    form = ChangeVacationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a last day, or cancel the vacation."))
+        return redirect("tables:vacation")
+    cancel = form.cleaned_data["action"] == "cancel"
+    try:
+        actions.check_change_vacation(user=request.user, vacation_id=vacation_id, cancel=cancel,
+                                      last_day=form.cleaned_data.get("last_day"))
+    except ActionError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("Your vacation is cancelled.") if cancel
+                         else _("Your vacation is shortened."))
+    return redirect("tables:vacation")
+
+
+def reclaim_link(request, token: str):
+    """The way back to a seat from the takeover mail.
+
+    GET shows one button (mail scanners fetch links: a GET changes nothing);
+    POST takes the seat back. The signed token stands for the player, so it
+    works from a phone where they are not signed in.
+    """
+    from django.core import signing
+
+    from accounts.models import User
+
+    from .notify import read_reclaim_token
+
+    try:
+        table_id, user_id = read_reclaim_token(token)
+        table = Table.objects.get(pk=table_id)
+        user = User.objects.get(pk=user_id)
+    except (signing.BadSignature, Table.DoesNotExist, User.DoesNotExist, ValueError, KeyError):
+        return render(request, "tables/reclaim.html", {"invalid": True}, status=400)
+    seat = table.seats.filter(user=user).first()
+    context = {"table": table, "account": user, "seat": seat, "done": False, "error": None}
+    if request.method == "POST":
+        try:
+            actions.check_reclaim_seat(table_id=table.pk, user=user)
+        except ActionError as exc:
+            context["error"] = error_text(exc)
+        else:
+            context["done"] = True
+    elif seat is None or not seat.taken_over or table.status != Table.Status.RUNNING:
+        context["error"] = _("No bot is playing your seat at this table.")
+    return render(request, "tables/reclaim.html", context)

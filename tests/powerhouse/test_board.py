@@ -145,15 +145,21 @@ def test_the_meltdown_limitation_option_shows_the_die_draws_left(make_user):
 
 
 @pytest.mark.django_db
-def test_a_resignation_ends_the_table_and_the_board_says_so(make_user):
+def test_a_resignation_lets_the_others_play_on_and_the_board_says_so(make_user):
     table, users = humans_table(make_user, 3)
     response = client_for(users[1]).post(f"/tables/{table.pk}/resign", {"confirm": "1"})
     assert response.status_code == 303
     table.refresh_from_db()
-    assert table.status == Table.Status.FINISHED
+    assert table.status == Table.Status.RUNNING and 1 not in table.to_move
+    html = page(client_for(users[0]), table)
+    assert "left the game" in html and "back into the bag" in html
+    # The second resignation leaves one player: they win, and the board says the game ended.
+    response = client_for(users[2]).post(f"/tables/{table.pk}/resign")
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and table.outcome["winners"] == [0]
     for user in users.values():
         html = page(client_for(user), table)
-        assert "The game has ended." in html and not forms_in(html)
+        assert "Everyone else left the game" in html and not forms_in(html)
         assert "draws from the bag" not in html
 
 

@@ -9,6 +9,8 @@ The state is a plain JSON-able dict:
                there face up from the pyramid),
     board      [[r, x, tile id]] sorted by (r, x),
     out        [tile ids] removed from the game,
+    gone       [seats] that left the game (resigned or dropped), in the order they left
+               (absent in games where nobody left),
     cascade    None between turns, else {"curse": bool, "placed": [r, x, id] or None}
                (placed is kept only while the Fire Die may still roll),
     pending    None, or {"r", "x", "decider"}: a fall decision owed by `decider`,
@@ -38,8 +40,21 @@ def _board_list(board):
 
 
 def previous_seat(state):
-    """The player who took the turn before the active one (§8.7)."""
-    return (state["active"] - 1) % state["players"]
+    """The player who took the turn before the active one (§8.7), among those still in."""
+    gone = state.get("gone") or []
+    seat = (state["active"] - 1) % state["players"]
+    while seat in gone and seat != state["active"]:
+        seat = (seat - 1) % state["players"]
+    return seat
+
+
+def next_seat(state, seat):
+    """The next player after `seat` in turn order who is still in the game."""
+    gone = state.get("gone") or []
+    nxt = (seat + 1) % state["players"]
+    while nxt in gone and nxt != seat:
+        nxt = (nxt + 1) % state["players"]
+    return nxt
 
 
 class FlamingPyramidsRules(Rules):
@@ -176,7 +191,10 @@ class FlamingPyramidsRules(Rules):
             kind = event[0]
             if kind == "fall":
                 cell = event[1]
-                s["pending"] = {"r": cell[0], "x": cell[1], "decider": to, "tile": board[cell]}
+                # A player who left decides nothing: the next player still in does.
+                decider = next_seat(s, to) if to in (s.get("gone") or []) else to
+                s["pending"] = {"r": cell[0], "x": cell[1], "decider": decider,
+                                "tile": board[cell]}
                 return
             die_value = None
             if kind == "roll":
@@ -190,6 +208,10 @@ class FlamingPyramidsRules(Rules):
                        "roll": event[1], "curse": []}[kind]
             sources = [{"tile": board[c], "r": c[0], "x": c[1]} for c in sources]
             sent, out, extra = P.apply_event(board, event, die_value=die_value)
+            if to in (s.get("gone") or []):
+                # Tiles for a player who left leave the game, face up (to: None).
+                out = list(out) + list(sent)
+                sent, to = [], None
             entry = {"kind": kind, "to": to,
                      "sent": [{"tile": t, "r": c[0], "x": c[1]} for c, t in sent],
                      "out": [t for _c, t in out]}
@@ -218,6 +240,9 @@ class FlamingPyramidsRules(Rules):
         """Refill, check the win, pass the turn (§4, §9)."""
         seat = s["active"]
         s["cascade"] = None
+        if seat in (s.get("gone") or []):  # the turn of a player who left ends here
+            self._pass_turn(s, seat)
+            return
         hand, pile = s["hands"][seat], s["piles"][seat]
         drawn, known = [], []
         while len(hand) < HAND_SIZE and pile:
@@ -238,9 +263,55 @@ class FlamingPyramidsRules(Rules):
             s["winner"] = seat
             s["log"].append({"kind": "win", "seat": seat, "turn": s["turn"]})
             return
-        s["active"] = (seat + 1) % s["players"]
+        self._pass_turn(s, seat)
+
+    @staticmethod
+    def _pass_turn(s, seat):
+        s["active"] = next_seat(s, seat)
         s["turn"] += 1
         s["log"].append({"kind": "turn", "seat": s["active"], "turn": s["turn"]})
+
+    # -- leaving the game ----------------------------------------------------------------
+    def resign(self, state, seat):
+        """`seat` leaves the game (resigned, or dropped when their clock ran out).
+
+        With two players the other wins at once. With more, the others play on: the
+        leaver's hand and draw pile leave the game face down (only their number is
+        told), turns skip them, the "previous player" of §8.7 is the one before them
+        still in, and tiles the rest of a cascade would send them leave the game face
+        up. A fall decision they owed passes to the next player still in; if it was
+        their turn, it ends once the cascade does. The last player still in wins. In
+        the final ranking whoever left ranks below everyone still in, earlier leavers
+        lower.
+        """
+        s = self._copy(state)
+        s["pending"] = dict(state["pending"]) if state["pending"] else None
+        gone = list(state.get("gone") or [])
+        if s["winner"] is not None or seat in gone or type(seat) is not int \
+                or not 0 <= seat < s["players"]:
+            return s
+        gone.append(seat)
+        s["gone"] = gone
+        count = len(s["hands"][seat]) + len(s["piles"][seat])
+        s["hands"][seat], s["piles"][seat] = [], []
+        s["hand_known"][seat], s["pile_known"][seat] = [], 0
+        s["log"].append({"kind": "resign", "seat": seat, "tiles": count})
+        still = [p for p in range(s["players"]) if p not in gone]
+        if len(still) == 1:
+            s["winner"] = still[0]
+            s["pending"] = None
+            s["cascade"] = None
+            s["log"].append({"kind": "win", "seat": still[0], "turn": s["turn"],
+                             "reason": "others_left"})
+            return s
+        pending = s["pending"]
+        if pending is not None and pending["decider"] == seat:
+            curse = bool(s["cascade"] and s["cascade"]["curse"])
+            pending["decider"] = previous_seat(s) if curse else next_seat(s, seat)
+        if pending is None and s["active"] == seat:
+            s["cascade"] = None
+            self._pass_turn(s, seat)
+        return s
 
     # -- reading -------------------------------------------------------------------------
     def view(self, state, seat):
@@ -280,6 +351,7 @@ class FlamingPyramidsRules(Rules):
             "players": players, "seat": seat, "options": dict(state["options"]),
             "turn": state["turn"], "first": state["first"], "active": state["active"],
             "previous": previous_seat(state), "winner": state["winner"], "over": over,
+            "gone": list(state.get("gone") or []),
             "phase": "over" if over else ("fall" if pending is not None else "place"),
             "to_move": sorted(self.to_move(state)),
             "pyramid": pyramid, "spots": spots, "pending": pending_view,
@@ -304,12 +376,24 @@ class FlamingPyramidsRules(Rules):
         return out
 
     def outcome(self, state):
-        """The winner; scores are minus the tiles each player still owns (§13.14 [REC])."""
+        """The winner; scores are minus the tiles each player still owns (§13.14 [REC]).
+
+        A player who left scores below anyone still in (earlier leavers lower); when
+        the others left, the reason is "others_left".
+        """
         if state["winner"] is None:
             return None
-        return {"winners": [state["winner"]], "reason": "no_tiles_left",
-                "scores": {str(i): -(len(state["hands"][i]) + len(state["piles"][i]))
-                           for i in range(state["players"])}}
+        gone = state.get("gone") or []
+        scores = {str(i): -(len(state["hands"][i]) + len(state["piles"][i]))
+                  for i in range(state["players"])}
+        for order, seat in enumerate(gone):
+            scores[str(seat)] = -(len(TILE_IDS) + len(gone) - order)
+        won_by_tiles = not state["hands"][state["winner"]] and not state["piles"][state["winner"]]
+        result = {"winners": [state["winner"]],
+                  "reason": "no_tiles_left" if won_by_tiles else "others_left", "scores": scores}
+        if gone:
+            result["left"] = list(gone)
+        return result
 
     def result(self, state):
         """The winner first, then the others by tiles they still own (fewer is better)."""

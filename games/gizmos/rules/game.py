@@ -147,8 +147,78 @@ class GizmosRules(Rules):
         return frozenset([state["current"]])
 
     def last_seat(self, s: dict) -> int:
-        """The seat to the right of the first player: the last in turn order (§11)."""
-        return (s["first"] - 1) % s["players"]
+        """The seat to the right of the first player: the last in turn order (§11);
+        once players left, the last of those still in."""
+        gone = s.get("gone") or []
+        n = s["players"]
+        for k in range(n - 1, -1, -1):
+            seat = (s["first"] + k) % n
+            if seat not in gone:
+                return seat
+        return (s["first"] - 1) % n
+
+    def next_seat(self, s: dict, seat: int) -> int:
+        """The next seat in turn order whose player is still in the game."""
+        gone = s.get("gone") or []
+        n = s["players"]
+        nxt = (seat + 1) % n
+        while nxt in gone and nxt != seat:
+            nxt = (nxt + 1) % n
+        return nxt
+
+    # -- leaving the game ------------------------------------------------------------------
+    def resign(self, state, seat):
+        """`seat` leaves the game (resigned, or dropped when their clock ran out).
+
+        With two players the other wins at once. With more, the others play on: the
+        leaver's energy goes back into the dispenser, their gizmos and archive stay
+        where they are but do nothing any more, and turns skip them. If it was their
+        turn it ends at once (cards they were researching go back under their deck,
+        as after any research). The end of the game still comes after the last seat
+        of the round (§11), now the last one still in. In the final ranking whoever
+        left ranks below everyone still in, earlier leavers lower.
+        """
+        s = copy_state(state)
+        gone = list(s.get("gone") or [])
+        if s["over"] or seat in gone or type(seat) is not int or not 0 <= seat < s["players"]:
+            return s
+        was_last = seat == self.last_seat(s)
+        gone.append(seat)
+        s["gone"] = gone
+        p = s["seats"][seat]
+        energy = stored(p)
+        for color, count in p["energy"].items():
+            s["supply"][color] += count
+            p["energy"][color] = 0
+        s["log"].append({"kind": "resign", "seat": seat, "energy": energy})
+        still = [q for q in range(s["players"]) if q not in gone]
+        if len(still) == 1:
+            self._game_over(s, "others_left")
+            return s
+        if s["current"] == seat:
+            rng = Rng(s["rng"])
+            if s["research"] is not None:
+                research = s["research"]
+                s["decks"][str(research["level"])].extend(research["cards"])
+                s["log"].append({"kind": "research_end", "seat": seat, "level": research["level"],
+                                 "returned": research.get("returned", 0) + len(research["cards"])})
+                s["research"] = None
+            s["used"], s["armed"], s["pending"], s["phase"] = [], [], None, "main"
+            if s["ending"] and was_last:
+                self._game_over(s, "end_condition")
+            else:
+                self._pass_turn(s, seat)
+            s["rng"] = rng.state
+        return s
+
+    def _pass_turn(self, s, seat):
+        """The turn goes to the next player still in; a new round when it passes the first."""
+        nxt = self.next_seat(s, seat)
+        n = s["players"]
+        if (nxt - s["first"]) % n <= (seat - s["first"]) % n:
+            s["round"] += 1
+        s["current"] = nxt
+        s["log"].append({"kind": "turn", "seat": s["current"], "round": s["round"]})
 
     # -- questions about the position --------------------------------------------------
     def _can_file(self, s, seat) -> bool:
@@ -689,14 +759,11 @@ class GizmosRules(Rules):
         if s["ending"] and seat == self.last_seat(s):
             self._game_over(s, "end_condition")
             return
-        if s["passes"] >= s["players"]:
+        if s["passes"] >= s["players"] - len(s.get("gone") or []):
             # Engine safeguard: a whole round in which nobody could act would repeat forever.
             self._game_over(s, "stalemate")
             return
-        s["current"] = (seat + 1) % s["players"]
-        if s["current"] == s["first"]:
-            s["round"] += 1
-        s["log"].append({"kind": "turn", "seat": s["current"], "round": s["round"]})
+        self._pass_turn(s, seat)
 
     def _game_over(self, s, reason):
         s["over"] = True
@@ -709,10 +776,13 @@ class GizmosRules(Rules):
     def ranking(self, s) -> list[int]:
         """Seats best first: VP, then active gizmos, then energy, then later in turn order (§12)."""
         n = s["players"]
+        gone = s.get("gone") or []
 
         def key(seat):
             p = s["seats"][seat]
-            return (score(p), len(p["gizmos"]), stored(p), (seat - s["first"]) % n)
+            # Whoever left ranks below everyone still in, earlier leavers lower.
+            left = gone.index(seat) - len(gone) if seat in gone else 0
+            return (left, score(p), len(p["gizmos"]), stored(p), (seat - s["first"]) % n)
         return sorted(range(n), key=key, reverse=True)
 
     def outcome(self, state):
@@ -721,12 +791,16 @@ class GizmosRules(Rules):
         order = self.ranking(state)
         seats = state["seats"]
         best, second = order[0], order[1]
+        gone = state.get("gone") or []
         keys = [
             ("vp", lambda q: score(seats[q])),
             ("gizmos", lambda q: len(seats[q]["gizmos"])),
             ("energy", lambda q: stored(seats[q])),
         ]
         tiebreak = "turn_order"
+        if second in gone:  # the winner is ahead of every leaver whatever the points
+            keys = []
+            tiebreak = None
         for name, fn in keys:
             if fn(best) != fn(second):
                 tiebreak = None if name == "vp" else name
@@ -735,6 +809,7 @@ class GizmosRules(Rules):
             "winners": [best],
             "scores": {str(q): score(seats[q]) for q in range(state["players"])},
             "ranking": order, "tiebreak": tiebreak, "reason": state["reason"],
+            **({"left": list(gone)} if gone else {}),
         }
 
     def result(self, state):

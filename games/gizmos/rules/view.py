@@ -93,7 +93,7 @@ def build_view(rules, s: dict, seat: int | None) -> dict:
         "supply_by_color": {c: s["supply"][c] for c in COLORS},
         "display": display, "decks": {lvl: len(s["decks"][lvl]) for lvl in ("1", "2", "3")},
         "seats": players, "turn": turn, "research": research,
-        "ending": s["ending"], "over": s["over"],
+        "ending": s["ending"], "over": s["over"], "gone": list(s.get("gone") or []),
         "outcome": rules.outcome(s), "log": _log_for(s["log"], seat),
     }
     # Every card named in the log is on the table now, except the viewer's own earlier

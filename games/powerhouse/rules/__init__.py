@@ -66,12 +66,27 @@ class PowerhouseRules(Rules):
         return build_view(state, seat)
 
     def outcome(self, state):
-        """None while running; the one winner once a clean powerhouse appears."""
+        """None while running; the one winner once a clean powerhouse appears, or the
+        last player in. Whoever left scores below the rest, earlier leavers lower."""
         winner = state["winner"]
         if winner is None:
             return None
-        return {"winners": [winner],
-                "scores": {str(p): int(p == winner) for p in range(state["players"])}}
+        gone = state.get("gone") or []
+        scores = {str(p): int(p == winner) for p in range(state["players"])}
+        for order, seat in enumerate(gone):
+            scores[str(seat)] = -(len(gone) - order)
+        result = {"winners": [winner], "scores": scores}
+        if gone:
+            result["left"] = list(gone)
+        return result
+
+    def resign(self, state, seat):
+        """The others play on without `seat` (see game.resign); two players: the other wins."""
+        if type(seat) is not int or not 0 <= seat < state["players"]:
+            return game.copy_state(state)
+        new = game.copy_state(state)
+        game.resign(new, seat)
+        return new
 
     def result(self, state):
         """The one winner first; the others share second place (the game has no points)."""

@@ -171,7 +171,9 @@ def legal_moves(s: dict, seat: int) -> list[dict]:
                  for c in range(NC) if COLORS[c] not in pending["dumped"]]
         return moves + [{"type": "stop"}]
     if stage == "give":
-        return [{"type": "give", "to": p} for p in range(s["players"]) if p != seat]
+        gone = s.get("gone") or []
+        return [{"type": "give", "to": p} for p in range(s["players"])
+                if p != seat and p not in gone]
     if stage == "take":
         return _take_moves(s, seat, pending)
     color = COLOR_INDEX[pending["color"]]
@@ -424,8 +426,59 @@ def _next_turn(s: dict, auto: bool = False) -> None:
     s["phase"] = "draw"
     s["pending"] = None
     s["positions"] = []
-    s["active"] = (s["active"] + 1) % s["players"]
+    s["active"] = next_seat(s, s["active"])
     s["turn"] += 1
+
+
+def next_seat(s: dict, seat: int) -> int:
+    """The next seat after `seat` whose player is still in the game."""
+    gone = s.get("gone") or []
+    nxt = (seat + 1) % s["players"]
+    while nxt in gone and nxt != seat:
+        nxt = (nxt + 1) % s["players"]
+    return nxt
+
+
+def resign(s: dict, seat: int) -> None:
+    """`seat` leaves the game, in place (resigned, or dropped when their clock ran out).
+
+    Their pyramids go back into the bag (every piece stays in exactly one place,
+    9.2); nobody can give to them any more and turns skip them; discards they owed
+    in a meltdown are forgiven; if it was their turn, it ends at once, an unfinished
+    reaction with it. A reaction that gave them a piece ends in vapor (there is
+    nothing left to take). The last player still in wins; whoever left ranks below
+    everyone still in, earlier leavers lower.
+    """
+    gone = list(s.get("gone") or [])
+    if s["phase"] == "over" or seat in gone:
+        return
+    gone.append(seat)
+    s["gone"] = gone
+    net = s["networks"][seat]
+    count = sum(net)
+    for t in range(NTYPES):
+        s["bag"][t] += net[t]
+        net[t] = 0
+    _restamp(s, seat)
+    _log(s, {"kind": "resign", "seat": seat, "count": count})
+    still = [p for p in range(s["players"]) if p not in gone]
+    if len(still) == 1:
+        s["winner"] = still[0]
+        s["phase"] = "over"
+        s["pending"] = None
+        s["meltdown"] = None
+        s["positions"] = []
+        _log(s, {"kind": "win", "seat": still[0], "turn_of": s["active"], "reason": "others_left"})
+        return
+    if s["phase"] == "meltdown":
+        s["meltdown"]["owed"][seat] = 0
+        _maybe_finish_meltdown(s)
+    elif s["active"] == seat:
+        s["phase"] = "draw"  # no "ended the turn" line: they left
+        _next_turn(s)
+    elif s["pending"] is not None and s["pending"].get("to") == seat:
+        _log(s, {"kind": "vapor", "seat": s["active"], "to": seat})
+        _complete_reaction(s)
 
 
 def _restamp(s: dict, seat: int, size: int | None = None) -> None:
@@ -452,9 +505,10 @@ def _check_win(s: dict, causer: int) -> bool:
     """End the game if any network is clean; the causer wins ties (section 8, Q4)."""
     nets = s["networks"]
     n = s["players"]
+    gone = s.get("gone") or []
     for offset in range(n):
         p = (causer + offset) % n
-        if is_clean(nets[p]):
+        if p not in gone and is_clean(nets[p]):
             s["winner"] = p
             s["phase"] = "over"
             s["pending"] = None

@@ -14,7 +14,7 @@ from .pieces import (
 )
 
 _LOG_KEYS = ("kind", "seat", "to", "from", "piece", "size", "reason", "forced", "dice",
-             "auto", "first", "networks", "turn_of")
+             "auto", "first", "networks", "turn_of", "count")
 
 
 def _network_view(s: dict, seat: int) -> dict:
@@ -106,6 +106,7 @@ def build_view(s: dict, seat: int | None) -> dict:
         # the Q6 safeguard's positions of this Reaction phase; all of them were seen
         "positions": list(s["positions"]),
         "winner": s["winner"],
+        "gone": list(s.get("gone") or []),
         # the latest entries, numbered from log_first; all of them are public
         "log": [{k: e[k] for k in _LOG_KEYS if k in e} for e in s["log"][-LOG_KEEP:]],
         "log_first": s["log_count"] - min(LOG_KEEP, len(s["log"])),
@@ -164,6 +165,7 @@ def state_from_view(view: dict, rng_state: int) -> dict:
         "meltdown": ({"k": md["dice"], "drawer": md["drawer"], "owed": list(md["owed"])}
                      if md else None),
         "winner": view["winner"],
+        "gone": list(view.get("gone") or []),
         "log": [],
         "log_count": 0,
     }

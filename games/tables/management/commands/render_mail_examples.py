@@ -161,8 +161,8 @@ class Command(BaseCommand):
         grab("Reminder", notify.reminder_mail(table_id=table.pk, seat=mine))
         vacation = Vacation.objects.create(user=ana, starts_at=clock.now, days=1, auto=True,
                                            ends_at=clock.now + timedelta(days=1))
-        grab("Vacation day spent", notify.vacation_mail(table_id=table.pk, user_id=ana.pk,
-                                                        vacation_id=vacation.pk))
+        grab("Vacation day spent", notify.vacation_mail(user_id=ana.pk, vacation_id=vacation.pk,
+                                                        table_ids=[table.pk]))
         ana.turn_mail = User.TurnMail.DIGEST
         ana.digest_hour = 8
         ana.save(update_fields=["turn_mail", "digest_hour"])
