@@ -62,6 +62,8 @@ def annotate(tables, user=None):
                 "score": say_score(row.score) if row and row.score is not None else "",
             })
         table.people = people
+        # The table waits for a player (a paused seat): read here for the list's mark.
+        table.has_paused_seat = any(s.paused_at is not None for s in seats)
         table.opponents = [p for p in people if not p["is_you"] and not p["is_free"]]
         mine = next((rows.get(p["position"]) for p in people if p["is_you"]), None)
         table.my_result = mine

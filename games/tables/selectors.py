@@ -183,7 +183,7 @@ def turns_waiting_on(user) -> list[dict]:
     """
     seats = list(Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
                                      table__status=Table.Status.RUNNING)
-                 .select_related("table").order_by("owes_since"))
+                 .select_related("table", "user").order_by("owes_since"))
     periods = clocks.vacation_periods(user.pk) if seats else []
     turns = [{"table": s.table, "seat": s, "deadline": clocks.seat_deadline(s, periods)}
              for s in seats]

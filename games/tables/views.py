@@ -47,6 +47,7 @@ def home(request):
             "open_tables": selectors.open_tables_for(None)[:20], "games": listed_games()})
     user = request.user
     turns = selectors.turns_waiting_on(user)
+    request._turn_count = len(turns)  # the header's count (context_processors.turn_count)
     waiting = [turn["table"] for turn in turns]
     running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING) if t not in waiting]
     context = {
@@ -115,7 +116,7 @@ def _token(request, table_id: int) -> str | None:
     return request.session.get(SESSION_TOKENS, {}).get(str(table_id))
 
 
-def _visible_table(request, table_id: int) -> Table:
+def _visible_table(request, table_id: int, *, present: bool = True) -> Table:
     table = get_object_or_404(Table, pk=table_id)
     token = request.GET.get("invite")
     if token:
@@ -126,7 +127,8 @@ def _visible_table(request, table_id: int) -> Table:
     if not actions.can_see(table, request.user, token=_token(request, table.pk)):
         raise Http404(_("This table is by invitation only."))
     # Any request about the table (a page load, an htmx call) shows the player is there.
-    presence.mark_present(table_id=table.pk, user=request.user)
+    if present:
+        presence.mark_present(table_id=table.pk, user=request.user)
     return table
 
 
@@ -183,9 +185,12 @@ def render_live(request, table: Table, *, error: str | None = None,
 @login_required
 def submit_move(request, table_id: int):
     """A move from a form, with or without JavaScript."""
-    table = _visible_table(request, table_id)
+    # A recorded move marks the player present itself (after the decision it made them
+    # owe); any other answer here marks them below.
+    table = _visible_table(request, table_id, present=False)
     form = MoveForm(request.POST)
     error = notice = None
+    recorded = False
     if not form.is_valid():
         error = _("That move could not be read.")
         if not request.htmx:
@@ -208,8 +213,11 @@ def submit_move(request, table_id: int):
             except (ActionError, IllegalMove) as exc:
                 error = error_text(exc)
             else:
+                recorded = not done.recorded_earlier
                 if done.recorded_earlier:
                     notice = _("Your move was recorded.")
+    if not recorded:
+        presence.mark_present(table_id=table.pk, user=request.user)
     table.refresh_from_db()
     if request.htmx:
         return render_live(request, table, error=error, notice=notice)

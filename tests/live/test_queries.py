@@ -79,5 +79,6 @@ def move_queries(table) -> tuple[int, list[str]]:
 def test_an_htmx_move_costs_few_queries(running_table):
     count, sql = move_queries(running_table)
     print(f"htmx move: {count} queries")
-    # 25 before the pool/prefetch work (issue 10), 18 after (2 of them test savepoints).
-    assert count <= 18, "\n".join(sql)
+    # 25 before the pool/prefetch work (issue 10), 18 after (2 of them test savepoints);
+    # 20 with the presence mark after the move and the pause bookkeeping (issue 9).
+    assert count <= 20, "\n".join(sql)

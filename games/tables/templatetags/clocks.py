@@ -16,4 +16,9 @@ def time_control_text(table) -> str:
 @register.filter
 def is_paused(table) -> bool:
     """Whether a running table waits for a player whose clock ran out (no bot plays)."""
-    return table.status == "running" and table.seats.filter(paused_at__isnull=False).exists()
+    if table.status != "running":
+        return False
+    known = getattr(table, "has_paused_seat", None)  # set by games.history.people.annotate
+    if known is not None:
+        return known
+    return table.seats.filter(paused_at__isnull=False).exists()
