@@ -130,6 +130,11 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = False
+# With no worker, bot turns run after the response in one background thread of the
+# web process (games.tables.bot_worker), never inside the human's request. The test
+# suite keeps them synchronous (tests/settings.py).
+BOT_TURNS_IN_BACKGROUND = env_bool("BOT_TURNS_IN_BACKGROUND", default=CELERY_TASK_ALWAYS_EAGER)
+BOT_QUEUE_SIZE = 1000
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
