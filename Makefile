@@ -31,4 +31,5 @@ messages: venv
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 bench: venv
-	for f in bench/bench_*.py; do $(BIN)/python $$f; done
+	$(BIN)/python bench/bench_bots.py $(BENCH_ARGS)
+	$(BIN)/python bench/bench_bot_lengths.py $(BENCH_ARGS_LENGTHS)

@@ -135,6 +135,10 @@ CELERY_TASK_EAGER_PROPAGATES = False
 # suite keeps them synchronous (tests/settings.py).
 BOT_TURNS_IN_BACKGROUND = env_bool("BOT_TURNS_IN_BACKGROUND", default=CELERY_TASK_ALWAYS_EAGER)
 BOT_QUEUE_SIZE = 1000
+# The "expert" bots search a fixed number of iterations per decision (each game's
+# expert.ITERATIONS, calibrated to about 1 s on one core): a budget in work, not in
+# seconds, so a replayed turn chooses the same move. This scales it (2.0: twice as long).
+BOT_EXPERT_BUDGET = float(env("BOT_EXPERT_BUDGET", "1.0"))
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -11,6 +11,8 @@ Levels:
             dealt part of every draw pile) consistently with the view, lets the
             next player answer with their best sampled move, then scores its own
             best reply with its real hand and sampled draws; averaged over samples.
+- "expert": determinized Monte Carlo search with the fast policy as rollout
+            (games/flaming_pyramids/expert.py, games/engine/search.py).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from .rules import HAND_SIZE, TILE_IDS
 from .rules import pyramid as P
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")
 
 STRONG_SAMPLES = 24          # default determinizations for "strong"
 STRONG_NODE_BUDGET = 400     # reply searches (`_best_turn` calls) per "strong" decision
@@ -376,7 +378,7 @@ def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET):
     return top[best][1]
 
 
-def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None):
+def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None, iterations=None):
     """Pick one of `legal` for the seat whose `view` this is."""
     if not legal:
         raise ValueError("no legal move to choose from")
@@ -386,6 +388,10 @@ def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None):
         return legal[rng.randbelow(len(legal))] if level == "random" else legal[0]
     if level == "fast":
         return _choose_fast(view, legal)
+    if level == "expert":
+        from . import expert
+
+        return expert.choose(view, legal, rng, iterations)
     if level == "strong":
         return _choose_strong(view, legal, rng, samples or STRONG_SAMPLES,
                               STRONG_NODE_BUDGET if node_budget is None else node_budget)

@@ -13,7 +13,7 @@ from games.engine import Rng
 from games.gizmos.rules import CARDS, COLORS, RULES, score, stored
 from games.gizmos.rules.cards import BY_LEVEL, STARTERS
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")
 
 # Rough worth of a gizmo's engine effect early in the game, by kind (VP-equivalents).
 ENGINE = {
@@ -31,12 +31,16 @@ USE_ORDER = {"vp_tokens": 0, "draw_random": 1, "pick": 2, "perform_action": 3, "
 
 
 def choose(view: dict, legal: list[dict], *, level: str, rng: Rng, samples: int = 6,
-           candidates: int = 8) -> dict:
+           candidates: int = 8, iterations: int | None = None) -> dict:
     """Pick one of `legal` for the seat whose view this is."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
     if len(legal) == 1 or level == "random":
         return legal[0] if len(legal) == 1 else rng.choice(legal)
+    if level == "expert":
+        from . import expert
+
+        return expert.choose(view, legal, rng, iterations)
     if level == "fast" or view["turn"]["phase"] not in ("main", "research", "free_build", "file"):
         return fast_move(view, legal)
     return _search(view, legal, rng, samples=samples, candidates=candidates)

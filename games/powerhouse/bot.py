@@ -17,6 +17,8 @@ for the bag's order) and simulates with the real rules.
   reactions they set off, meltdowns simulated with every seat shedding its
   worst pieces, and a score that weighs each opponent's chance of winning on
   their next turn (a die that cleans them up, or a draw that completes them).
+- ``expert``: determinized Monte Carlo search with the fast policy as rollout
+  (games/powerhouse/expert.py, games/engine/search.py).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .rules.pieces import (
 )
 from .rules.view import state_from_view
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")
 
 WIN = 10_000.0
 # Weights found by seeded 2-player matches (strong against fast); see docs/games/powerhouse.md.
@@ -44,7 +46,7 @@ MAX_LEAVES = 4000      # cap on positions the strong bot scores for one reaction
 
 
 def choose(view: dict, legal: list[dict], *, level: str, rng: Rng,
-           max_leaves: int = MAX_LEAVES) -> dict:
+           max_leaves: int = MAX_LEAVES, iterations: int | None = None) -> dict:
     """Pick one of `legal` for the seat whose view this is."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
@@ -53,6 +55,10 @@ def choose(view: dict, legal: list[dict], *, level: str, rng: Rng,
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
     seat = view["you"]["seat"]
+    if level == "expert":
+        from . import expert
+
+        return expert.choose(view, legal, rng, iterations)
     restless = _restless_draw(view, legal, rng)
     if restless is not None:
         return restless
