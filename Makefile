@@ -31,4 +31,7 @@ messages: venv
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 bench: test-venv
-	for f in bench/bench_*.py; do $(BIN)/python $$f; done
+	$(BIN)/python bench/bench_bots.py $(BENCH_ARGS)
+	$(BIN)/python bench/bench_bot_lengths.py $(BENCH_ARGS_LENGTHS)
+	$(BIN)/python bench/bench_gizmos_clicks.py
+	$(BIN)/python bench/bench_load.py

@@ -177,6 +177,15 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = False
+# With no worker, bot turns run after the response in one background thread of the
+# web process (games.tables.bot_worker), never inside the human's request. The test
+# suite keeps them synchronous (tests/settings.py).
+BOT_TURNS_IN_BACKGROUND = env_bool("BOT_TURNS_IN_BACKGROUND", default=CELERY_TASK_ALWAYS_EAGER)
+BOT_QUEUE_SIZE = 1000
+# The "expert" bots search a fixed number of iterations per decision (each game's
+# expert.ITERATIONS, calibrated to about 1 s on one core): a budget in work, not in
+# seconds, so a replayed turn chooses the same move. This scales it (2.0: twice as long).
+BOT_EXPERT_BUDGET = float(env("BOT_EXPERT_BUDGET", "1.0"))
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -20,3 +20,7 @@ if "CACHES" in globals():
 # PostgreSQL test database: TEST_DB_NAME names it (default: Django's test_<name>).
 if os.environ.get("TEST_DB_NAME") and DATABASES["default"]["ENGINE"].endswith("postgresql"):  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DB_NAME"]}  # noqa: F405
+
+# Most tests rely on a bot answering within the request (tests/tables/test_bot_background.py
+# turns the background thread on where it proves the `make run` behaviour).
+BOT_TURNS_IN_BACKGROUND = False

@@ -11,19 +11,19 @@ Levels:
             dealt part of every draw pile) consistently with the view, lets the
             next player answer with their best sampled move, then scores its own
             best reply with its real hand and sampled draws; averaged over samples.
+- "expert": determinized Monte Carlo search with the fast policy as rollout
+            (games/flaming_pyramids/expert.py, games/engine/search.py).
 """
 
 from __future__ import annotations
 
-import time
-
 from .rules import HAND_SIZE, TILE_IDS
 from .rules import pyramid as P
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")
 
 STRONG_SAMPLES = 24          # default determinizations for "strong"
-STRONG_TIME_LIMIT = 1.5      # seconds; "strong" must answer within 2
+STRONG_NODE_BUDGET = 400     # reply searches (`_best_turn` calls) per "strong" decision
 STRONG_CANDIDATES = 5        # moves (best by the fast score) searched by "strong"
 SHED_WEIGHT = 0.6            # value of shedding a hard-to-place tile (difficulty 0..1)
 DANGER_WEIGHT = 0.8          # value of a pyramid where the next player likely collapses
@@ -314,9 +314,11 @@ def _best_turn(board, hand, seat, players, opts, memos):
     return best
 
 
-def _choose_strong(view, legal, rng, samples, time_limit):
+def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET):
+    """Search `samples` determinizations, stopping early once `node_budget` reply
+    searches were spent: a budget in work, never in seconds, so the same seed gives
+    the same move whatever the machine's load."""
     ev = _Eval(view)
-    start = time.monotonic()
     cands = ev.candidates(legal)
     # First score every candidate with the fast evaluation; keep the serious ones.
     scored = []
@@ -335,8 +337,9 @@ def _choose_strong(view, legal, rng, samples, time_limit):
     totals = [0.0] * len(top)
     done = 0
     cache, memos = {}, {}
+    nodes = 0
     for _ in range(samples):
-        if done and time.monotonic() - start > time_limit:
+        if done and nodes >= node_budget:
             break
         state = determinize(view, rng)
         opp_hand = state["hands"][opp]
@@ -356,6 +359,7 @@ def _choose_strong(view, legal, rng, samples, time_limit):
             if reply is None:
                 reply = _best_turn(final, opp_hand, opp, players, opts, memos) if final is not None else None
                 cache[key] = reply
+                nodes += 1
             value = immediate
             after = final
             if reply is not None:
@@ -366,6 +370,7 @@ def _choose_strong(view, legal, rng, samples, time_limit):
                 mine = cache.get(key)
                 if mine is None:
                     mine = cache[key] = _best_turn(after, hand, me, players, opts, memos)
+                    nodes += 1
                 value += 0.8 * mine[0]
             totals[i] += value
         done += 1
@@ -373,7 +378,7 @@ def _choose_strong(view, legal, rng, samples, time_limit):
     return top[best][1]
 
 
-def choose(view, legal, *, level="fast", rng, samples=None, time_limit=None):
+def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None, iterations=None):
     """Pick one of `legal` for the seat whose `view` this is."""
     if not legal:
         raise ValueError("no legal move to choose from")
@@ -383,7 +388,11 @@ def choose(view, legal, *, level="fast", rng, samples=None, time_limit=None):
         return legal[rng.randbelow(len(legal))] if level == "random" else legal[0]
     if level == "fast":
         return _choose_fast(view, legal)
+    if level == "expert":
+        from . import expert
+
+        return expert.choose(view, legal, rng, iterations)
     if level == "strong":
         return _choose_strong(view, legal, rng, samples or STRONG_SAMPLES,
-                              STRONG_TIME_LIMIT if time_limit is None else time_limit)
+                              STRONG_NODE_BUDGET if node_budget is None else node_budget)
     raise AssertionError("unreachable")

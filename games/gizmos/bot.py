@@ -8,13 +8,12 @@ the real rules, once per candidate and sample; it never reads a hidden state.
 
 from __future__ import annotations
 
-import time
 
 from games.engine import Rng
 from games.gizmos.rules import CARDS, COLORS, RULES, score, stored
 from games.gizmos.rules.cards import BY_LEVEL, STARTERS
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")
 
 # Rough worth of a gizmo's engine effect early in the game, by kind (VP-equivalents).
 ENGINE = {
@@ -32,15 +31,19 @@ USE_ORDER = {"vp_tokens": 0, "draw_random": 1, "pick": 2, "perform_action": 3, "
 
 
 def choose(view: dict, legal: list[dict], *, level: str, rng: Rng, samples: int = 6,
-           candidates: int = 8, time_limit: float = 1.5) -> dict:
+           candidates: int = 8, iterations: int | None = None) -> dict:
     """Pick one of `legal` for the seat whose view this is."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
     if len(legal) == 1 or level == "random":
         return legal[0] if len(legal) == 1 else rng.choice(legal)
+    if level == "expert":
+        from . import expert
+
+        return expert.choose(view, legal, rng, iterations)
     if level == "fast" or view["turn"]["phase"] not in ("main", "research", "free_build", "file"):
         return fast_move(view, legal)
-    return _search(view, legal, rng, samples=samples, candidates=candidates, time_limit=time_limit)
+    return _search(view, legal, rng, samples=samples, candidates=candidates)
 
 
 # -- fast: a greedy engine-building heuristic ----------------------------------------------------
@@ -276,18 +279,15 @@ def _pay_quick(s: dict, legal: list[dict]) -> dict:
     return min(legal, key=rank)
 
 
-def _search(view: dict, legal: list[dict], rng: Rng, *, samples: int, candidates: int,
-            time_limit: float) -> dict:
+def _search(view: dict, legal: list[dict], rng: Rng, *, samples: int, candidates: int) -> dict:
+    """A fixed number of samples (no wall-clock cut-off: the same seed, the same move)."""
     seat = view["you"]
-    start = time.monotonic()
     ranked = sorted(_one_click(legal), key=lambda m: -_move_value(view, seat, m))[:candidates]
     if len(ranked) == 1:
         return ranked[0]
     totals = [0.0] * len(ranked)
     done = 0
-    for k in range(samples):
-        if k and time.monotonic() - start > time_limit:
-            break
+    for _k in range(samples):
         base = determinize(view, rng)
         for i, move in enumerate(ranked):
             s = RULES.load(base) if i < len(ranked) - 1 else base

@@ -17,6 +17,8 @@ for the bag's order) and simulates with the real rules.
   reactions they set off, meltdowns simulated with every seat shedding its
   worst pieces, and a score that weighs each opponent's chance of winning on
   their next turn (a die that cleans them up, or a draw that completes them).
+- ``expert``: determinized Monte Carlo search with the fast policy as rollout
+  (games/powerhouse/expert.py, games/engine/search.py).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .rules.pieces import (
 )
 from .rules.view import state_from_view
 
-LEVELS = ("random", "fast", "strong")
+LEVELS = ("random", "fast", "strong", "expert")
 
 WIN = 10_000.0
 # Weights found by seeded 2-player matches (strong against fast); see docs/games/powerhouse.md.
@@ -44,7 +46,7 @@ MAX_LEAVES = 4000      # cap on positions the strong bot scores for one reaction
 
 
 def choose(view: dict, legal: list[dict], *, level: str, rng: Rng,
-           max_leaves: int = MAX_LEAVES) -> dict:
+           max_leaves: int = MAX_LEAVES, iterations: int | None = None) -> dict:
     """Pick one of `legal` for the seat whose view this is."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
@@ -53,10 +55,45 @@ def choose(view: dict, legal: list[dict], *, level: str, rng: Rng,
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
     seat = view["you"]["seat"]
+    if level == "expert":
+        from . import expert
+
+        return expert.choose(view, legal, rng, iterations)
+    restless = _restless_draw(view, legal, rng)
+    if restless is not None:
+        return restless
     state = state_from_view(view, rng.next64())
     if level == "fast":
         return _choose_fast(state, seat, legal)
     return _choose_strong(state, seat, legal, max_leaves)
+
+
+# -- no endless games ------------------------------------------------------------------------
+#
+# Two bots can settle into a cycle: each turn the drawer's reactors must fire and hand the
+# same pieces back, turn after turn (one seeded fast-vs-strong game ran past 6,000
+# decisions). A bot sees no history beyond the view, but the view has the turn number: past
+# PATIENCE_ROUNDS rounds (turns per player) a bot draws a seeded random size (or die) with a chance growing with
+# the round, which knocks the position out of the cycle. The chance stays 0 in the games
+# that end normally (their median is well under PATIENCE_ROUNDS rounds), so strength there is
+# unchanged; bench/bench_bot_lengths.py plays thousands of games to show the bound holds.
+
+PATIENCE_ROUNDS = 20    # rounds (turns per player) before a bot starts to vary its draws
+RESTLESS_RAMP = 30      # rounds over which that chance grows to RESTLESS_MAX
+RESTLESS_MAX = 0.3
+
+
+def _restless_draw(view: dict, legal: list[dict], rng: Rng) -> dict | None:
+    """A seeded random draw when the game has run too long, else None."""
+    rounds = view["turn"] / view["players"]
+    if rounds <= PATIENCE_ROUNDS or view["phase"] != "draw" or len(legal) < 2:
+        return None
+    if any(m.get("type") != "draw" for m in legal):
+        return None
+    chance = min(RESTLESS_MAX, RESTLESS_MAX * (rounds - PATIENCE_ROUNDS) / RESTLESS_RAMP)
+    if rng.random() >= chance:
+        return None
+    return rng.choice(legal)
 
 
 # -- measuring a network -------------------------------------------------------------------

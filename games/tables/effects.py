@@ -122,6 +122,19 @@ def schedule_bot_turn(table_id: int, seq: int, seat: int) -> None:
     if pending is not None:
         pending.append((table_id, seq, seat))
         return
+    if getattr(settings, "BOT_TURNS_IN_BACKGROUND", False):
+        # No worker: play the turn after the response, in the one bot thread.
+        from . import bot_worker
+
+        bot_worker.submit(lambda: _drain(table_id, seq, seat))
+        return
+    _drain(table_id, seq, seat)
+
+
+def _drain(table_id: int, seq: int, seat: int) -> None:
+    """Run a bot turn and the bot turns it causes, one after another, in this thread."""
+    from .tasks import play_bot_turn
+
     _local.pending = deque([(table_id, seq, seat)])
     try:
         while _local.pending:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from . import clocks
 from .models import Table
-from .plugins import GameAppConfig, bot_level_label
+from .plugins import GameAppConfig, bot_level_description, bot_level_label
 
 # A move is a small JSON document: bounded in size and nesting before it is parsed.
 MOVE_MAX_CHARS = 4000
@@ -137,6 +137,8 @@ class NewTableForm(forms.Form):
         seat_choices = [("", _("A person (open seat)"))] + [
             (level, _("Bot: %(level)s") % {"level": bot_level_label(level)})
             for level in game.bot_levels]
+        self.level_descriptions = [(bot_level_label(level, game), bot_level_description(level, game))
+                                   for level in game.bot_levels]
         for i in range(1, rules.max_players):
             self.fields[f"seat_{i}"] = forms.ChoiceField(
                 label=_("Seat %(n)s") % {"n": i + 1}, choices=seat_choices, required=False)

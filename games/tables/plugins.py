@@ -111,15 +111,44 @@ class GameAppConfig(AppConfig):
         """The bot's decision from a seat's view; uniformly random if the game has no bot."""
         bot = self.bot
         if bot and hasattr(bot, "choose"):
-            return bot.choose(view, legal, level=level, rng=rng)
+            return bot.choose(view, legal, level=level, rng=rng, **_expert_budget(bot, level))
         return rng.choice(legal)
+
+
+def _expert_budget(bot: ModuleType, level: str) -> dict:
+    """`iterations=` for an expert bot when settings.BOT_EXPERT_BUDGET scales its budget."""
+    from django.conf import settings
+
+    scale = getattr(settings, "BOT_EXPERT_BUDGET", 1.0)
+    if level != "expert" or scale == 1.0:
+        return {}
+    expert = importlib.import_module(bot.__name__.rsplit(".", 1)[0] + ".expert")
+    return {"iterations": max(1, round(expert.ITERATIONS * scale))}
 
 
 # Names of the usual bot levels; a game may add its own in display.LEVEL_LABELS.
 LEVEL_LABELS = {
     "random": gettext_lazy("random"), "fast": gettext_lazy("fast"),
     "strong": gettext_lazy("strong"), "greedy": gettext_lazy("greedy"),
+    "expert": gettext_lazy("expert"),
 }
+# What each level does, shown in the new-table form; a game may add or override
+# them in display.LEVEL_DESCRIPTIONS.
+LEVEL_DESCRIPTIONS = {
+    "random": gettext_lazy("Plays any legal move, at random."),
+    "fast": gettext_lazy("Plays the move that looks best right now; answers at once."),
+    "strong": gettext_lazy("Looks ahead over a few guesses of what it cannot see."),
+    "expert": gettext_lazy("Searches for about a second per move, trying many guesses of the "
+                           "hidden pieces and playing each one out."),
+    "greedy": gettext_lazy("Plays its highest card."),
+}
+
+
+def bot_level_description(level: str, config: "GameAppConfig | None" = None) -> str:
+    """A bot level's translated one-line description ('' if there is none)."""
+    display = config.display if config is not None else None
+    texts = {**LEVEL_DESCRIPTIONS, **getattr(display, "LEVEL_DESCRIPTIONS", {})}
+    return str(texts.get(level, ""))
 
 
 def bot_level_label(level: str, config: "GameAppConfig | None" = None) -> str:

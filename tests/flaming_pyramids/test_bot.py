@@ -94,7 +94,7 @@ def test_strong_plays_legal_moves_on_a_tall_pyramid_within_its_time_budget():
         view = RULES.view(state, seat)
         level = "strong" if len(view["pyramid"]) >= 18 else "fast"
         strong_moves += level == "strong"
-        move = bot.choose(view, legal, level=level, rng=rng, time_limit=1.0)
+        move = bot.choose(view, legal, level=level, rng=rng)
         assert move in legal
         state = RULES.apply(state, seat, move)
     assert strong_moves > 0

@@ -50,7 +50,8 @@ def test_bot_needs_only_a_json_view_and_is_deterministic():
         seat = owing[0]
         view = json.loads(json.dumps(RULES.view(s, seat)))
         legal = RULES.legal_moves(s, seat)
-        for level in bot.LEVELS:
+        # (the expert's determinism, at its full budget, is tested in tests/bots/)
+        for level in [lv for lv in bot.LEVELS if lv != "expert"]:
             a = bot.choose(view, legal, level=level, rng=Rng.from_seed(1))
             b = bot.choose(json.loads(json.dumps(view)), legal, level=level, rng=Rng.from_seed(1))
             assert a == b and a in legal

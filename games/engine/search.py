@@ -1,0 +1,93 @@
+"""Determinized Monte Carlo search for the "expert" bots (pure, no Django).
+
+The bot sees one seat's view. Each iteration deals the unseen parts afresh
+(`adapter.determinize(view, rng)`: bag, other hands and piles, deck order,
+consistent with the view), picks a root move by UCB1 over the moves' results
+so far, plays it and then rolls the game forward with the fast level's policy
+for every seat (each deciding from its own view of the sampled state), and
+scores the end (a win 1, a loss 0, unfinished: `adapter.evaluate`, in 0..1).
+The most-tried root move is chosen.
+
+The budget is in iterations, never in seconds, and the only randomness is the
+generator passed in (seeded from the table, the decision's seq and the seat),
+so a replayed turn chooses the same move on any machine and any load.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol
+
+from .errors import IllegalMove
+from .rng import Rng
+
+
+class Adapter(Protocol):
+    rules: Any
+    rollout_decisions: int
+
+    def determinize(self, view: dict, rng: Rng) -> Any: ...
+    def rollout_move(self, state: Any, seat: int, legal: list[dict], rng: Rng) -> dict: ...
+    def step(self, state: Any, seat: int, move: dict) -> Any: ...
+    def evaluate(self, state: Any, me: int) -> float: ...
+    def candidates(self, view: dict, legal: list[dict]) -> list[dict]: ...
+
+
+UCB_C = 0.7
+
+
+def choose(adapter: Adapter, view: dict, legal: list[dict], me: int, rng: Rng,
+           iterations: int) -> dict:
+    """The expert's move: `iterations` determinized playouts spread over the candidates."""
+    cands = adapter.candidates(view, legal)
+    if len(cands) == 1:
+        return cands[0]
+    rules = adapter.rules
+    n = len(cands)
+    visits = [0] * n
+    totals = [0.0] * n
+    for it in range(max(iterations, n)):
+        if it < n:
+            i = it
+        else:
+            log_t = math.log(it)
+            i = max(range(n), key=lambda k: totals[k] / visits[k]
+                    + UCB_C * math.sqrt(log_t / visits[k]) if visits[k] else math.inf)
+        state = adapter.determinize(view, rng)
+        try:
+            state = adapter.step(state, me, cands[i])
+        except IllegalMove:  # not legal in this sample (cannot happen with a sound view)
+            visits[i] += 1
+            continue
+        value = _rollout(adapter, rules, state, me, rng)
+        visits[i] += 1
+        totals[i] += value
+    best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
+    return cands[best]
+
+
+def _rollout(adapter, rules, state, me: int, rng: Rng) -> float:
+    for _ in range(adapter.rollout_decisions):
+        outcome = rules.outcome(state)
+        if outcome is not None:
+            winners = outcome.get("winners", [])
+            return (1.0 / len(winners)) if me in winners else 0.0
+        owing = rules.to_move(state)
+        if not owing:
+            break
+        seat = min(owing)
+        legal = rules.legal_moves(state, seat)
+        if not legal:
+            break
+        move = legal[0] if len(legal) == 1 else adapter.rollout_move(state, seat, legal, rng)
+        state = adapter.step(state, seat, move)
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        winners = outcome.get("winners", [])
+        return (1.0 / len(winners)) if me in winners else 0.0
+    return adapter.evaluate(state, me)
+
+
+def squash(x: float, scale: float) -> float:
+    """A heuristic score mapped into 0..1 (0.5 at x = 0)."""
+    return 0.5 + 0.5 * math.tanh(x / scale)
