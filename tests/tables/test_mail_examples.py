@@ -18,6 +18,7 @@ def test_the_committed_mail_examples_match_the_command():
     assert out.getvalue() == committed, (
         "docs/mails.md is stale: run `python manage.py render_mail_examples > docs/mails.md`")
     for kind in ("Invitation", "Your turn", "Reminder", "Vacation day spent", "Daily digest",
+                 "Seat taken by a bot", "The table waits for you", "Table soon abandoned",
                  "Game over"):
         assert committed.count(f"### {kind}\n") == 2, kind  # English and Spanish
     assert "Te toca:" in committed and "Desde tu última jugada:" in committed

@@ -169,6 +169,29 @@ class Command(BaseCommand):
         clock.now = clock.now.replace(hour=14, minute=5)
         [digest] = notify.digest_mails(now=clock.now, users=User.objects.filter(pk=ana.pk))
         grab("Daily digest", digest)
+        ana.turn_mail = User.TurnMail.AT_ONCE
+        ana.save(update_fields=["turn_mail"])
+        # Her clock ran out with no vacation day left: a bot plays her seat meanwhile,
+        # and the mail gives her a one-click way back.
+        clock.advance(hours=1)
+        table.seats.filter(user=ana).update(taken_over=True)
+        table.refresh_from_db()
+        grab("Seat taken by a bot", notify.timed_out_mail(table_id=table.pk, user_id=ana.pk,
+                                                          what="takeover", seq=table.seq))
+        table.seats.filter(user=ana).update(taken_over=False)
+        # Had nobody else still been playing, the table would wait for her instead.
+        table.seats.filter(user=ana).update(paused_at=clock.now)
+        # (Another timeout than the one above: the mail's key is per table version.)
+        grab("The table waits for you", notify.timed_out_mail(
+            table_id=table.pk, user_id=ana.pk, what="paused", seq=table.seq + 1))
+        table.seats.filter(user=ana).update(paused_at=None)
+        # A table of hers that never filled: a warning before it is abandoned.
+        lonely = actions.do_create_table(creator=ana, game=GAME, players=3, bots={},
+                                         options={}, is_private=False, invitees=[])
+        tables.append(lonely.pk)
+        clock.advance(days=23)
+        Table.objects.filter(pk=lonely.pk).update(abandon_warned_at=clock.now)
+        grab("Table soon abandoned", notify.abandon_warning_mail(table_id=lonely.pk))
         for person in (bo, cy):  # Bo and Cy give up: Ana wins
             clock.advance(hours=3)
             locked = Table.objects.select_for_update().get(pk=table.pk)
@@ -180,6 +203,7 @@ class Command(BaseCommand):
     def _normal(text: str, tables: list[int]) -> str:
         """Placeholders for what differs between machines: tokens and table numbers."""
         text = re.sub(r"/unsubscribe/[^/\s]+/", "/unsubscribe/TOKEN/", text)
+        text = re.sub(r"/tables/back/[^/\s]+/", "/tables/back/TOKEN/", text)
         for number, pk in enumerate(tables, start=101):
             text = re.sub(rf"(/tables/|#|\btable |\bmesa ){pk}\b", rf"\g<1>{number}", text)
         return text.replace("\r\n", "\n")
