@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.history.models import Rating, RatingChange
 from games.tables import actions
 from games.tables.errors import ActionError
+from games.tables.models import Table
 from tests.pages import client_for
 
 from .helpers import end_by, new_table, play
@@ -78,7 +82,11 @@ def test_unrated_aborted_and_abandoned_tables_change_nothing(people):
     end_by(new_table([ana, bo], "high-card"), "finish")
     open_table = actions.check_create_table(creator=ana, game="high-card", players=2, rated=True)
     actions.check_abort_table(table_id=open_table.pk, user=ana)
-    end_by(new_table([ana, bo], "high-card", rated=True), "abandon")
+    # A rated table that never started is abandoned (running tables never are: issue 9).
+    lonely = actions.check_create_table(creator=ana, game="high-card", players=2, rated=True)
+    Table.objects.filter(pk=lonely.pk).update(abandon_warned_at=timezone.now())
+    assert actions.check_end_abandoned(table_id=lonely.pk,
+                                       now=timezone.now() + timedelta(days=31))
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 

@@ -98,16 +98,27 @@ def test_timeout_with_the_drop_policy(game, three):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_abandoned(game, three):
+def test_a_running_table_is_never_abandoned_and_one_that_never_started_has_no_result(game, three):
+    """Issue 9: only tables that never started are abandoned (so nobody's result says so)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tables import actions
+
     ana, bo, _cy = three
     table = new_table([ana, bo], game)
     play(table, decisions=3)
-    table = end_by(table, "abandon")
-    rows = rows_of(table)
-    assert all(r.outcome == Result.Outcome.NONE and r.place is None for r in rows.values())
-    assert all(r.ended == Result.Ended.ABANDONED for r in rows.values())
-    html = client_for(ana).get("/").content.decode()
-    assert "No result" in html and "Abandoned: nobody moved for 30 days." in html
+    later = timezone.now() + timedelta(days=31)
+    assert not actions.check_end_abandoned(table_id=table.pk, now=later)
+    table.refresh_from_db()
+    assert table.status == Table.Status.RUNNING and not rows_of(table)
+    lonely = actions.check_create_table(creator=ana, game=game, players=2)
+    Table.objects.filter(pk=lonely.pk).update(abandon_warned_at=timezone.now())
+    assert actions.check_end_abandoned(table_id=lonely.pk, now=later)
+    lonely.refresh_from_db()
+    assert lonely.status == Table.Status.ABORTED and not rows_of(lonely)
+    assert client_for(ana).get("/").status_code == 200
 
 
 def test_high_card_resigned_player_ranks_last_while_the_others_play_on(three):

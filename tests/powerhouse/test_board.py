@@ -154,7 +154,7 @@ def test_a_resignation_lets_the_others_play_on_and_the_board_says_so(make_user):
     html = page(client_for(users[0]), table)
     assert "left the game" in html and "back into the bag" in html
     # The second resignation leaves one player: they win, and the board says the game ended.
-    response = client_for(users[2]).post(f"/tables/{table.pk}/resign")
+    response = client_for(users[2]).post(f"/tables/{table.pk}/resign", {"confirm": "1"})
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED and table.outcome["winners"] == [0]
     for user in users.values():
