@@ -52,7 +52,8 @@ def test_a_human_move_answers_before_the_bot_moves_then_the_bot_moves(make_user)
         assert response.status_code == 303
         table.refresh_from_db()
         assert _moves_by(table, human) == 1, "the human's move is recorded"
-        assert table.to_move == [bot], "and the bot owes"
+        # The bot owes (in High Card's play phase both seats owe at once).
+        assert bot in table.to_move, "and the bot owes"
         assert _moves_by(table, bot) == bot_before, "the bot must not move inside the human's request"
     finally:
         release.set()
