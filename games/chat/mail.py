@@ -11,7 +11,6 @@ tables' outbox (`OutgoingMail`), so it is retried like every other mail.
 from __future__ import annotations
 
 import logging
-import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
@@ -23,6 +22,8 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from games.tables.models import OutgoingMail, Seat, Table
+# A chat mail's language and time zone are the turn mails' own.
+from games.tables.notify import _language, _zone
 
 from .models import ChatMessage, ChatSettings
 from .selectors import display, reader_for, readable, seat_names
@@ -92,17 +93,6 @@ def read_unsubscribe_token(token: str) -> int:
 
 
 # -- chat mails ---------------------------------------------------------------------
-
-def _language(user) -> str:
-    return user.language or user.browser_language or settings.LANGUAGE_CODE
-
-
-def _zone(user):
-    try:
-        return zoneinfo.ZoneInfo(user.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
-
 
 def _last_chat_mail(table_id: int, user_id: int):
     return (OutgoingMail.objects.filter(kind="chat", table_id=table_id, user_id=user_id)
