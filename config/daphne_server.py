@@ -9,6 +9,9 @@ and otherwise is Daphne's own command line:
 WS_DEFLATE=0 turns compression off; WS_DEFLATE_WINDOW_BITS (9-15, default 13)
 bounds the server's compression window and so its memory per socket (about
 2^(bits+2) bytes plus the memory level's share: ~48 KB at 13).
+
+Its access log leaves out query strings: an invitation link's token
+(`/tables/7/?invite=...`) never reaches a log file.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import sys
 
 from daphne import server as daphne_server  # first: installs Twisted's asyncio reactor
+from daphne.access import AccessLogGenerator
 from daphne.ws_protocol import WebSocketFactory
 
 from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflateOfferAccept
@@ -43,9 +47,27 @@ class DeflateWebSocketFactory(WebSocketFactory):
 daphne_server.WebSocketFactory = DeflateWebSocketFactory
 
 
+class PathOnlyAccessLog(AccessLogGenerator):
+    """Daphne's access log with each request's path only: query strings can carry
+    secrets (invitation tokens), so they are never written."""
+
+    def __call__(self, protocol, action, details):
+        path = details.get("path")
+        if isinstance(path, str) and "?" in path:
+            details = {**details, "path": path.split("?", 1)[0]}
+        super().__call__(protocol, action, details)
+
+
+def _install_access_log() -> None:
+    from daphne import cli
+
+    cli.AccessLogGenerator = PathOnlyAccessLog
+
+
 def main() -> None:
     from daphne.cli import CommandLineInterface
 
+    _install_access_log()
     sys.exit(CommandLineInterface.entrypoint())
 
 
