@@ -548,8 +548,15 @@ def check_spend_vacation_day(*, user_id: int, now) -> Vacation | None:
 
 
 def do_spend_vacation_day(*, user_id: int, at, seats: list[Seat]) -> Vacation:
-    """One vacation day from `at`: it freezes all the user's clocks; one notice for it."""
-    vacation = Vacation.objects.create(user_id=user_id, starts_at=at, ends_at=at + clocks.DAY,
+    """One vacation day from `at`: it freezes all the user's clocks; one notice for it.
+
+    A vacation the player booked that starts within that day ends the spent day
+    where it begins, so no hour is frozen (and counted) twice.
+    """
+    ends_at = at + clocks.DAY
+    booked = (Vacation.objects.filter(user_id=user_id, starts_at__gt=at, starts_at__lt=ends_at)
+              .order_by("starts_at").values_list("starts_at", flat=True).first())
+    vacation = Vacation.objects.create(user_id=user_id, starts_at=at, ends_at=booked or ends_at,
                                        days=1, auto=True)
     saved = sorted({s.table_id for s in seats})
     # A new reminder (and warning) before each new deadline.

@@ -170,6 +170,9 @@ class Month:
             if self.now - self.logged_in.get(name, START) > timedelta(days=7):
                 self.clients[name].force_login(user)  # sessions last two weeks
                 self.logged_in[name] = self.now
+            # People come one after another, never at the very instant of the last move
+            # (the clock stands still otherwise: a visit and a mail would tie).
+            self.advance(timedelta(seconds=self.rng.randrange(1, 30)))
             tables = self.their_tables(name)
             table = self.rng.choice(tables)
             table.refresh_from_db()
@@ -186,6 +189,9 @@ class Month:
                 self.advance(timedelta(seconds=self.rng.randrange(5, 60)))
                 if not self.move(name, table):
                     break
+            # After each person: a wait this person's moves began may end with the next
+            # person's moves within the same hour (SIM_SEED=187344 had one 41 s long).
+            self.record_episodes()
 
     def heartbeats(self) -> None:
         """Live tabs beat (as the socket does); idle ones stop, closed ones are gone."""

@@ -426,3 +426,24 @@ def test_resigning_in_a_two_player_game_makes_the_other_the_winner(make_user, ga
     table.refresh_from_db()
     winner = table.seats.get(user=bo).position
     assert table.status == Table.Status.FINISHED and table.outcome["winners"] == [winner]
+
+
+@pytest.mark.django_db
+def test_a_spent_day_ends_where_a_booked_vacation_begins(make_user):
+    """Found by the month simulation (SIM_SEED=187344): no hour frozen, or counted, twice."""
+    from datetime import timedelta as _td
+
+    from django.utils import timezone as _tz
+
+    from games.tables import actions as _actions
+    from games.tables.models import Vacation as _Vacation
+
+    cy = make_user("cy")
+    at = _tz.now()
+    booked = _Vacation.objects.create(user=cy, starts_at=at + _td(hours=5),
+                                      ends_at=at + _td(hours=29), days=1, auto=False)
+    spent = _actions.do_spend_vacation_day(user_id=cy.pk, at=at, seats=[])
+    assert spent.starts_at == at and spent.ends_at == booked.starts_at and spent.days == 1
+    alone = make_user("dee")
+    free = _actions.do_spend_vacation_day(user_id=alone.pk, at=at, seats=[])
+    assert free.ends_at == at + _td(days=1)
