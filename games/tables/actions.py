@@ -21,7 +21,7 @@ from games.engine import Rng, get_rules
 
 from . import clocks, effects, presence, signals
 from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed
-from .models import Invitation, Seat, Table, TableEvent, Vacation
+from .models import BotIncident, Invitation, Seat, Table, TableEvent, Vacation
 from .plugins import game_config
 from .replay import current_state
 
@@ -830,3 +830,35 @@ def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | N
         row.turn_mailed_at = now
         row.save(update_fields=["turn_mailed_at"])
         return row
+
+
+# -- bots that fail --------------------------------------------------------------------
+
+# An incident keeps at most this much of a move, an error and a traceback.
+INCIDENT_MOVE_CHARS = 4000
+INCIDENT_TEXT_CHARS = 20000
+
+
+def record_bot_incident(*, table_id: int, seq: int, seat: int, level: str, move: Any,
+                        exc: BaseException) -> BotIncident:
+    """Keep a bot's failure for staff: the move it returned and the error, no game state.
+
+    Written on its own (not inside the refused move's transaction, which rolled back).
+    """
+    import json
+    import traceback
+
+    try:
+        text = json.dumps(move, sort_keys=True)
+        kept = move if len(text) <= INCIDENT_MOVE_CHARS else text[:INCIDENT_MOVE_CHARS] + "…"
+    except (TypeError, ValueError):
+        kept = repr(move)[:INCIDENT_MOVE_CHARS]  # not JSON: what the bot returned, as text
+    return BotIncident.objects.create(
+        table_id=table_id, seq=seq, seat=seat, level=level[:20], move=kept,
+        error=f"{type(exc).__name__}: {exc}"[:INCIDENT_TEXT_CHARS],
+        traceback="".join(traceback.format_exception(exc))[-INCIDENT_TEXT_CHARS:])
+
+
+def mark_bot_incident_fell_back(incident: BotIncident) -> None:
+    """The random move played for the failed bot was taken."""
+    BotIncident.objects.filter(pk=incident.pk).update(fell_back=True)

@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 
 from . import actions
 from .errors import ActionError
-from .models import Invitation, OutgoingMail, Seat, Table, TableEvent, Vacation
+from .models import BotIncident, Invitation, OutgoingMail, Seat, Table, TableEvent, Vacation
 
 HIDDEN = _("hidden while the table is in play")
 
@@ -154,3 +154,29 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
     @admin.display(description=_("body"))
     def shown_body(self, obj):
         return HIDDEN if _in_play(obj.table) else obj.body
+
+
+@admin.register(BotIncident)
+class BotIncidentAdmin(ReadOnlyAdmin):
+    """Bot decisions the table refused; the seat played a random move instead.
+
+    What staff need to fix the bot: its move, the error and the traceback (code
+    lines only, no variables). Never the game state. The move is hidden while the
+    table is in play, like the events' data (it may show a hand); the log line
+    written with the incident carries it for the operators meanwhile.
+    """
+
+    list_display = ["created_at", "table", "seq", "seat", "level", "short_error", "fell_back"]
+    list_filter = ["level", "table__game", "fell_back", "created_at"]
+    list_select_related = ["table"]
+    search_fields = ["error"]
+    fields = readonly_fields = ["table", "seq", "seat", "level", "shown_move", "error",
+                                "traceback", "fell_back", "created_at"]
+
+    @admin.display(description=_("error"))
+    def short_error(self, obj):
+        return obj.error if len(obj.error) <= 120 else obj.error[:119] + "…"
+
+    @admin.display(description=_("move"))
+    def shown_move(self, obj):
+        return HIDDEN if _in_play(obj.table) else obj.move

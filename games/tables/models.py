@@ -248,3 +248,32 @@ class OutgoingMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to}"
+
+
+class BotIncident(models.Model):
+    """A bot decision the table could not take: the bot failed, or its move was refused.
+
+    The seat played a uniformly random legal move instead, so the table went on.
+    Only what staff need to fix the bot is kept: the move and the error, never
+    the game state (see games/tables/admin.py).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="bot_incidents")
+    # The table's version the bot decided at.
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField()
+    level = models.CharField(_("bot level"), max_length=20)
+    # What the bot returned (None when its choose raised before returning a move).
+    move = models.JSONField(null=True, blank=True)
+    error = models.TextField(_("error"))
+    traceback = models.TextField(_("traceback"), blank=True)
+    # Whether the random move played instead was taken (False: the table still waits).
+    fell_back = models.BooleanField(_("a random move was played instead"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["table", "seq"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.seq} seat {self.seat} ({self.level})"

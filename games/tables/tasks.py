@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 
@@ -36,13 +37,57 @@ def play_bot_turn(table_id: int, seq: int, seat: int) -> str:
     view = rules.view(state, seat)  # the bot sees what its seat sees, nothing more
     legal = rules.legal_moves(state, seat)
     rng = Rng.from_seed(f"{table.pk}:{seq}:{seat}")
-    move = game_config(table.game).choose_bot_move(view, legal, level=level, rng=rng)
+    try:
+        move = game_config(table.game).choose_bot_move(view, legal, level=level, rng=rng)
+    except Exception as exc:  # noqa: BLE001 - a broken bot must not stall the table
+        return _fall_back(table_id, seq, seat, level, move=None, exc=exc, legal=legal)
     try:
         actions.check_submit_move(table_id=table_id, seat=seat, move=move, based_on=seq, bot=True)
-    except (ActionError, IllegalMove) as exc:
+    except ActionError as exc:
+        # The table moved on (stale, closed, the seat reclaimed): not the bot's fault.
         log.info("bot move at table %s seq %s not taken: %s", table_id, seq, exc)
         return "refused"
+    except Exception as exc:  # noqa: BLE001 - IllegalMove, or a move the rules choke on
+        return _fall_back(table_id, seq, seat, level, move=move, exc=exc, legal=legal)
     return "moved"
+
+
+def _fall_back(table_id: int, seq: int, seat: int, level: str, *, move, exc: Exception,
+               legal: list[dict]) -> str:
+    """The bot failed or its move was refused: say so loudly, then play a random move.
+
+    The error log line and the incident (see the admin) name the table, seq, seat,
+    level, move and error; the seat then plays a uniformly random legal move for
+    this decision only, so the table never waits on a broken bot.
+    """
+    log.error("bot %r at table %s seq %s seat %s: move %s refused (%s: %s); "
+              "a random move is played instead", level, table_id, seq, seat,
+              _as_text(move), type(exc).__name__, exc, exc_info=exc)
+    incident = actions.record_bot_incident(table_id=table_id, seq=seq, seat=seat, level=level,
+                                           move=move, exc=exc)
+    if not legal:
+        return "failed"
+    fallback = Rng.from_seed(f"{table_id}:{seq}:{seat}:fallback").choice(legal)
+    try:
+        actions.check_submit_move(table_id=table_id, seat=seat, move=fallback, based_on=seq,
+                                  bot=True)
+    except ActionError as again:
+        log.info("random move at table %s seq %s not taken: %s", table_id, seq, again)
+        return "refused"
+    except IllegalMove:
+        # A move from legal_moves refused by apply: the rules themselves are broken.
+        log.exception("the random move %s at table %s seq %s was refused too",
+                      _as_text(fallback), table_id, seq)
+        return "failed"
+    actions.mark_bot_incident_fell_back(incident)
+    return "fallback"
+
+
+def _as_text(move) -> str:
+    try:
+        return json.dumps(move, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(move)
 
 
 @shared_task
