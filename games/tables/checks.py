@@ -1,4 +1,5 @@
-"""System checks: every installed game's rules load and honour the contract's basics."""
+"""System checks: every installed game's rules load and honour the contract's basics,
+and its display module imports and its board draws (else the first page view is a 500)."""
 
 from django.core import checks
 
@@ -16,4 +17,26 @@ def games_load(app_configs, **kwargs):
             continue
         if not 1 <= rules.min_players <= rules.max_players:
             errors.append(checks.Error(f"game {slug!r} has a bad player range", id="tables.E002"))
+    return errors
+
+
+@checks.register(checks.Tags.templates)
+def boards_render(app_configs, **kwargs):
+    """Import each game's display module and draw its board for every seat and a
+    spectator of a new game (no request, no database): a broken template, template
+    tag or display function is reported with the file to look at."""
+    from .boards import board_problems
+
+    errors = []
+    for slug, config in installed_games().items():
+        if app_configs is not None and config not in app_configs:
+            continue
+        try:
+            config.rules  # noqa: B018 - a game that does not load is tables.E001
+        except Exception:  # noqa: BLE001
+            continue
+        for problem in board_problems(config):
+            errors.append(checks.Error(
+                f"game {slug!r}: {problem.what}: {problem.error}",
+                hint=f"Look at {problem.where}", obj=config, id="tables.E003"))
     return errors

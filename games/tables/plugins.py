@@ -98,6 +98,24 @@ class GameAppConfig(AppConfig):
             return display.move_label(move, view)
         return json.dumps(move)
 
+    def move_spoken(self, move: dict, view: dict, names: list[str] | None = None) -> str:
+        """What a screen reader says for `move`'s button instead of its text ('' for the text).
+
+        A game whose button texts are signs (a token "●", an arrow) gives the words in
+        `display.move_spoken(move, view)` (optionally `names=`)."""
+        display = self.display
+        if display and hasattr(display, "move_spoken"):
+            if names is not None and "names" in inspect.signature(display.move_spoken).parameters:
+                return str(display.move_spoken(move, view, names=names) or "")
+            return str(display.move_spoken(move, view) or "")
+        return ""
+
+    def move_entry(self, move: dict, view: dict, names: list[str] | None = None) -> dict:
+        """A legal move as the page draws it: its JSON, its button text, its spoken words."""
+        return {"move": move, "json": json.dumps(move, sort_keys=True),
+                "label": self.move_label(move, view, names),
+                "spoken": self.move_spoken(move, view, names)}
+
     def log_line(self, entry: dict, view: dict, names: list[str]) -> str:
         """One log entry in words."""
         display = self.display

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,11 +167,8 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
     result.log = [{"text": config.log_line(entry, view, names), "entry": entry, "n": n}
                   for n, entry in enumerate(entries[start:], start + 1)]
     if viewer.seat is not None and table.status == Table.Status.RUNNING:
-        result.moves = [
-            {"move": move, "json": json.dumps(move, sort_keys=True),
-             "label": config.move_label(move, view, names)}
-            for move in rules.legal_moves(state, viewer.seat)
-        ]
+        result.moves = [config.move_entry(move, view, names)
+                        for move in rules.legal_moves(state, viewer.seat)]
     return result
 
 
