@@ -135,7 +135,7 @@ class NewTableForm(forms.Form):
         self.fields["players"].choices = [(n, str(n)) for n in counts]
         self.fields["players"].initial = rules.min_players
         seat_choices = [("", _("A person (open seat)"))] + [
-            (level, _("Bot: %(level)s") % {"level": bot_level_label(level)})
+            (level, _("Bot: %(level)s") % {"level": bot_level_label(level, game)})
             for level in game.bot_levels]
         self.level_descriptions = [(bot_level_label(level, game), bot_level_description(level, game))
                                    for level in game.bot_levels]

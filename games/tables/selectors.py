@@ -80,7 +80,8 @@ def viewer_for(table: Table, user) -> Viewer:
 
 
 def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
-    """Seats as the page shows them: names, bots, who is to move."""
+    """Seats as the page shows them: names, bots (by the game's own level names), who is to move."""
+    config = game_config(table.game)
     rows = []
     seats = seats_of(table)
     periods = clocks.vacation_periods_of([s.user_id for s in seats if s.user_id])
@@ -93,9 +94,9 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
         elif seat.is_bot and several_bots:
             # Several bots at one table: the seat number tells them apart in the log.
             name = _("Bot %(number)s (%(level)s)") % {
-                "number": seat.position + 1, "level": bot_level_label(seat.bot_level)}
+                "number": seat.position + 1, "level": bot_level_label(seat.bot_level, config)}
         elif seat.is_bot:
-            name = _("Bot (%(level)s)") % {"level": bot_level_label(seat.bot_level)}
+            name = _("Bot (%(level)s)") % {"level": bot_level_label(seat.bot_level, config)}
         elif seat.user:
             name = seat.user.name
         else:
