@@ -9,5 +9,6 @@ class FlamingPyramidsConfig(GameAppConfig):
     name = "games.flaming_pyramids"
     label = "flaming_pyramids"
     game_slug = "flaming-pyramids"
-    board_controls = True
+    board_controls = True  # every legal move is a control on the board
+    screen_reader_moves = True  # and, for screen readers, in a list of labelled buttons
     pitch = gettext_lazy("Build a pyramid together, then make it collapse, burn and explode to get rid of your tiles first.")

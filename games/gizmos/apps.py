@@ -9,5 +9,6 @@ class GizmosConfig(GameAppConfig):
     name = "games.gizmos"
     label = "gizmos"
     game_slug = "gizmos"
-    board_controls = True
+    board_controls = True  # every legal move is a control on the board
+    screen_reader_moves = True  # and, for screen readers, in a list of labelled buttons
     pitch = gettext_lazy("Build machines that set each other off in chain reactions, with energy of four colours.")

@@ -42,7 +42,8 @@ def preview_view(game: str, state: Any, viewer: int | None, *, players: int,
     shown = [row["name"] for row in seats]
     tv = TableView(table=table, viewer=Viewer(seat=viewer), view=view, seats=seats,
                    board_template=config.template, game_name=str(rules.name),
-                   outcome=table.outcome, board_controls=config.board_controls)
+                   outcome=table.outcome, board_controls=config.board_controls,
+                   screen_reader_moves=config.screen_reader_moves)
     entries = view.get("log", []) if isinstance(view, dict) else []
     tv.log_total = len(entries)
     tv.log = [{"text": config.log_line(e, view, shown), "entry": e, "n": n}

@@ -25,7 +25,9 @@ class GameAppConfig(AppConfig):
     Set `game_slug`; the rest has defaults:
     - rules: `<app module>.rules` (registered with the engine's registry),
     - display: `<app module>.display` with `move_label(move, view)` and
-      `log_line(entry, view, names)` returning translated text,
+      `log_line(entry, view, names)` returning translated text; optionally
+      `move_spoken(move, view)` (what a screen reader says for a button whose text is a
+      sign), `LEVEL_LABELS` and `LEVEL_DESCRIPTIONS` (the bots' names in the game's terms),
     - bot: `<app module>.bot` with `LEVELS` and `choose(view, legal, *, level, rng)`,
     - board template: `<app label>/board.html`, drawn from the view only.
     """
@@ -36,8 +38,12 @@ class GameAppConfig(AppConfig):
     bot_module: str | None = None
     board_template: str | None = None
     listed: bool = True  # shown in the lobby's game list
-    # The board carries a control for every move: the plain list of moves under it folds.
+    # The board draws a control for every legal move (tests/boards/test_board_owns_moves.py
+    # holds the in-tree games to it): the generic "Your moves" list is not drawn.
     board_controls: bool = False
+    # With board_controls: the list is still drawn for screen readers, as labelled buttons,
+    # visually hidden until the keyboard focus enters it.
+    screen_reader_moves: bool = False
     pitch: str = ""  # one translated line for the landing page
     # Django picks an apps.py's AppConfig automatically only if exactly one
     # candidate has default=True: the imported base must not count.

@@ -50,6 +50,7 @@ class TableView:
     reclaimable: bool = False
     viewer_muted: bool = False
     board_controls: bool = False
+    screen_reader_moves: bool = False
     # The log holds entries numbered log_total - len(log) + 1 .. log_total (1-based "n").
     log_total: int = 0
 
@@ -151,7 +152,8 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
     seats = seat_rows(table, viewer)
     result = TableView(table=table, viewer=viewer, view=None, seats=seats,
                        board_template=config.template, game_name=_(rules.name),
-                       outcome=table.outcome, board_controls=config.board_controls)
+                       outcome=table.outcome, board_controls=config.board_controls,
+                       screen_reader_moves=config.screen_reader_moves)
     result.time_control = clocks.describe(table.time_control or {})
     result.reclaimable = any(row["is_you"] and row["taken_over"] for row in seats)
     result.viewer_muted = any(row["is_you"] and row["muted"] for row in seats)
