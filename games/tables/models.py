@@ -274,6 +274,8 @@ class BotIncident(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["table", "seq"])]
+        verbose_name = _("bot incident")
+        verbose_name_plural = _("bot incidents")
 
     def __str__(self) -> str:
         return f"{self.table} #{self.seq} seat {self.seat} ({self.level})"
