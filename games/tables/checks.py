@@ -17,3 +17,16 @@ def games_load(app_configs, **kwargs):
         if not 1 <= rules.min_players <= rules.max_players:
             errors.append(checks.Error(f"game {slug!r} has a bad player range", id="tables.E002"))
     return errors
+
+
+@checks.register()
+def game_entry_points_load(app_configs, **kwargs):
+    """Games found by a "boardgames.games" entry point that did not load (settings left
+    them out of INSTALLED_APPS, so the site runs without them)."""
+    from .discovery import FAILURES
+
+    return [checks.Error(
+        f"game entry point {failure.entry_point!r} (distribution {failure.distribution}) "
+        f"does not load: {failure.error}",
+        hint="Fix the game's package or uninstall it; the lobby does not offer it.",
+        id="tables.E010") for failure in FAILURES]
