@@ -32,7 +32,7 @@ from django.test.utils import override_settings
 from games.engine import Rng, canonical_move, get_rules
 from games.engine.botplay import DECISION_BOUNDS
 from games.engine.purity import impure_imports
-from games.engine.testing import check_rules
+from games.engine.testing import check_rules, random_playout
 
 from .models import Table
 from .plugins import GameAppConfig, game_config
@@ -98,17 +98,37 @@ def _where_in(exc: BaseException, files: tuple[str, ...]) -> str | None:
 
 # -- the harness ------------------------------------------------------------------
 
-def check_harness(slug: str, *, games: int = 60, **kwargs) -> list[Problem]:
-    """The shared property harness on the game's rules."""
+def option_sets(rules) -> list[dict]:
+    """The defaults, then each option's other values one at a time."""
+    sets: list[dict] = [{}]
+    for option in rules.options:
+        values = [True] if option.kind == "bool" else [c[0] for c in option.choices]
+        sets += [{option.key: v} for v in values if v != option.default]
+    return sets
+
+
+def check_harness(slug: str, *, games: int = 20, checked_states: int = 40,
+                  **kwargs) -> list[Problem]:
+    """The shared property harness on the game's rules, at every player count and option.
+
+    Long games are thinned so each playout checks about `checked_states` states (every
+    decision of a short game; every Nth of a long one, N from a first random playout).
+    """
     rules = get_rules(slug)
+    where = rules_file(slug)
     try:
+        if "check_every" not in kwargs:
+            probe = random_playout(rules, players=rules.min_players, seed=424_242,
+                                   max_decisions=kwargs.get("max_decisions", 5000),
+                                   must_end=False)
+            kwargs["check_every"] = max(1, len(probe.moves) // checked_states)
+        kwargs.setdefault("option_sets", option_sets(rules))
         check_rules(rules, games=games, **kwargs)
     except AssertionError as exc:
-        return [Problem("harness", _where_in(exc, (rules_file(slug),)) or rules_file(slug),
+        return [Problem("harness", _where_in(exc, (where,)) or where,
                         str(exc).splitlines()[0][:1000])]
     except Exception as exc:  # noqa: BLE001 - a crash inside the rules
-        return [Problem("harness", _where_in(exc, (rules_file(slug),)) or rules_file(slug),
-                        _first_line(exc))]
+        return [Problem("harness", _where_in(exc, (where,)) or where, _first_line(exc))]
     return []
 
 
@@ -290,7 +310,7 @@ def check_purity(slug: str) -> list[Problem]:
             for p in impure_imports(Path(config.path))]
 
 
-def check_game(slug: str, *, harness_games: int = 60, games_per_pair: int = 2,
+def check_game(slug: str, *, harness_games: int = 20, games_per_pair: int = 2,
                board_games: int = 3, move_seconds: float = 10.0,
                expert_budget: float | None = 0.05, progress=None) -> list[Problem]:
     """Every check of `manage.py checkgame`; `progress(name)` is told each step."""

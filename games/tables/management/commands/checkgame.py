@@ -18,8 +18,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="the game's slug, e.g. nim")
-        parser.add_argument("--games", type=int, default=60,
-                            help="random playouts of the property harness (default 60)")
+        parser.add_argument("--games", type=int, default=20,
+                            help="random playouts of the property harness, spread over every "
+                                 "player count and option value (default 20)")
         parser.add_argument("--bot-games", type=int, default=2,
                             help="seeded games per pair of bot levels (default 2)")
         parser.add_argument("--board-games", type=int, default=3,
