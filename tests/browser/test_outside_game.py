@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import sign_in, verified_user
+from tests.browser.helpers import PASSWORD, sign_in, verified_user
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME, SLUG, TITLE = "outside_nim", "outside-nim", "Outside Nim"
@@ -166,7 +166,14 @@ def outside_server(outside, transactional_db):
 def test_a_table_of_the_outside_game_is_played_to_the_end_in_the_browser(browser, outside_server):
     from games.tables.models import Table
 
-    verified_user("nina")
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    # The server runs the site's own settings: a password hashed the tests' quick way
+    # (MD5, tests/settings.py) would not verify there.
+    nina = verified_user("nina")
+    hasher = PBKDF2PasswordHasher()
+    nina.password = hasher.encode(PASSWORD, hasher.salt())
+    nina.save(update_fields=["password"])
     context = browser.new_context(base_url=outside_server, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -187,11 +194,13 @@ def test_a_table_of_the_outside_game_is_played_to_the_end_in_the_browser(browser
     expect(page.get_by_test_id("stones")).to_be_visible()
 
     # Take stones until somebody takes the last one; the bot answers within each request.
+    buttons = page.locator("#board button.move-button")
     for _ in range(12):
+        # Wait for the bot's answer (pushed, or in the htmx answer): a move of ours or the end.
+        expect(page.locator("#board [data-testid=winner], #board button.move-button").first
+               ).to_be_visible()
         if page.get_by_test_id("winner").count():
             break
-        buttons = page.locator("#board button.move-button")
-        expect(buttons.first).to_be_visible()
         before = page.get_by_test_id("stones").inner_text()
         buttons.first.click()
         expect(page.get_by_test_id("stones")).not_to_have_text(before)
