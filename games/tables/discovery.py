@@ -54,7 +54,12 @@ def entry_point_apps(exclude: list[str] | tuple[str, ...] = ()) -> list[str]:
             app = app_of(ep)
             if app in exclude or app in found:
                 continue
-            get_rules(ep.name)
+            try:
+                get_rules(ep.name)
+            except KeyError:
+                raise LookupError(f"no rules for {ep.name!r}: {ep.module} needs a rules module "
+                                  f"with RULES ({ep.module}.rules), or register() in its "
+                                  "__init__.py") from None
         except Exception as exc:  # noqa: BLE001 - reported by the system check
             FAILURES.append(Failure(f"{ep.name} = {ep.value}", dist,
                                     f"{type(exc).__name__}: {exc}"))

@@ -118,15 +118,21 @@ def test_check_reports_a_game_entry_point_that_does_not_load(tmp_path):
     broken = tmp_path / "broken_game"
     broken.mkdir()
     (broken / "__init__.py").write_text("raise RuntimeError('the rules file is missing a comma')\n")
-    declare(tmp_path, "somegames", {"no-such": "no_such_package", "broken": "broken_game"})
+    (tmp_path / "norules_game").mkdir()
+    (tmp_path / "norules_game" / "__init__.py").write_text("")
+    declare(tmp_path, "somegames", {"no-such": "no_such_package", "broken": "broken_game",
+                                    "norules": "norules_game"})
     result = manage("check", paths=[tmp_path])
     assert result.returncode == 1, result.stdout + result.stderr
     assert re.search(r"tables\.E010.*'broken = broken_game' \(distribution somegames\) does not "
                      r"load: RuntimeError: the rules file is missing a comma", result.stderr)
     assert re.search(r"tables\.E010.*'no-such = no_such_package'.*ModuleNotFoundError",
                      result.stderr)
+    assert ("'norules = norules_game' (distribution somegames) does not load: LookupError: no "
+            "rules for 'norules': norules_game needs a rules module with RULES "
+            "(norules_game.rules), or register() in its __init__.py") in result.stderr
     # The site itself still starts without them: the other games are unaffected.
-    assert "System check identified 2 issues" in result.stderr
+    assert "System check identified 3 issues" in result.stderr
 
 
 def test_checkgame_passes_on_the_scaffold_and_names_the_file_of_an_illegal_bot_move(new_game):
