@@ -243,26 +243,27 @@ def render_board(slug: str, state, viewer: int | None, players: int) -> str:
                                                 "csrf_token": "kit-token"})
 
 
-def positions(slug: str, *, players: int, seed: int, every: int = 7,
+def positions(slug: str, *, players: int, seed: int, samples: int = 12,
               max_decisions: int = 5_000) -> list[tuple[int, Any]]:
-    """(decision number, state) of one seeded random game: the start, every `every`
-    decisions and the end."""
+    """(decision number, state) of one seeded random game: the start, the end and about
+    `samples` positions evenly spread between them."""
     rules = get_rules(slug)
     rng = Rng.from_seed(seed)
     state = rules.new_game(players=players, seed=seed)
-    out = []
-    for n in range(max_decisions + 1):
+    states = [state]
+    for _ in range(max_decisions):
         owing = sorted(rules.to_move(state))
-        if n % every == 0 or not owing:
-            out.append((n, state))
         if not owing:
             break
         seat = owing[0]
         state = rules.apply(state, seat, rng.choice(rules.legal_moves(state, seat)))
-    return out
+        states.append(state)
+    step = max(1, len(states) // samples)
+    picked = sorted(set(range(0, len(states), step)) | {len(states) - 1})
+    return [(n, states[n]) for n in picked]
 
 
-def check_boards(slug: str, *, games: int = 3, every: int = 7, first_seed: int = 9_001,
+def check_boards(slug: str, *, games: int = 2, samples: int = 12, first_seed: int = 9_001,
                  languages: tuple[str, ...] = ("en", "es")) -> list[Problem]:
     """The board, move labels and log lines for every seat and a spectator at many
     positions of seeded games, at every player count, in every language."""
@@ -280,7 +281,7 @@ def check_boards(slug: str, *, games: int = 3, every: int = 7, first_seed: int =
     for players in range(rules.min_players, rules.max_players + 1):
         for g in range(games):
             seed = first_seed + 31 * g + players
-            for n, state in positions(slug, players=players, seed=seed, every=every):
+            for n, state in positions(slug, players=players, seed=seed, samples=samples):
                 for viewer in [None, *range(players)]:
                     for language in languages:
                         try:
@@ -311,9 +312,10 @@ def check_purity(slug: str) -> list[Problem]:
 
 
 def check_game(slug: str, *, harness_games: int = 20, games_per_pair: int = 2,
-               board_games: int = 3, move_seconds: float = 10.0,
+               board_games: int = 2, move_seconds: float = 10.0,
                expert_budget: float | None = 0.05, progress=None) -> list[Problem]:
-    """Every check of `manage.py checkgame`; `progress(name)` is told each step."""
+    """Every check of `manage.py checkgame`; `progress(name, problems, seconds)` is told
+    after each step."""
     problems: list[Problem] = []
     steps = [
         ("purity", lambda: check_purity(slug)),
@@ -323,7 +325,9 @@ def check_game(slug: str, *, harness_games: int = 20, games_per_pair: int = 2,
         ("boards", lambda: check_boards(slug, games=board_games)),
     ]
     for name, step in steps:
+        started = time.monotonic()
+        found = step()
+        problems += found
         if progress:
-            progress(name)
-        problems += step()
+            progress(name, len(found), time.monotonic() - started)
     return problems

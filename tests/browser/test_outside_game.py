@@ -43,7 +43,9 @@ COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "b
                                      "*.egg-info", "staticfiles", "var", "*.sqlite3*",
                                      "test-results", "node_modules")
 
-pytestmark = [pytest.mark.browser, pytest.mark.services]
+# Two venv-and-pip steps, the game's own suite and checkgame take about a minute on a quiet
+# machine; the shared test machine can be many times slower.
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.timeout(1200)]
 
 
 def clean_env(**extra) -> dict:
@@ -76,7 +78,8 @@ def outside(tmp_path_factory):
 
     # 2. A fresh venv that borrows the test venv's dependencies (see the docstring).
     venv = tmp / "venv"
-    run([sys.executable, "-m", "venv", venv], cwd=tmp)
+    # Without its own pip (ensurepip is the slowest step): the running pip installs into it.
+    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp)
     python = venv / "bin" / "python"
     fresh_site = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                      cwd=tmp).stdout.strip()
@@ -86,8 +89,8 @@ def outside(tmp_path_factory):
     # 3. pip installs the framework (from a copy of this tree) and the game.
     framework = tmp / "framework"
     shutil.copytree(ROOT, framework, ignore=COPY_IGNORE)
-    run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
-         framework, game_dir], cwd=tmp)
+    run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps",
+         "--no-build-isolation", "--no-index", framework, game_dir], cwd=tmp)
     shutil.rmtree(framework)  # nothing may import the copy: only the installed packages
     where = run([python, "-c", "import games.engine, config, outside_nim; "
                  "print(games.engine.__file__); print(config.__file__); "

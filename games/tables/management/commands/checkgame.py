@@ -23,8 +23,9 @@ class Command(BaseCommand):
                                  "player count and option value (default 20)")
         parser.add_argument("--bot-games", type=int, default=2,
                             help="seeded games per pair of bot levels (default 2)")
-        parser.add_argument("--board-games", type=int, default=3,
-                            help="seeded games per player count whose boards are drawn (default 3)")
+        parser.add_argument("--board-games", type=int, default=2,
+                            help="seeded games per player count whose boards are drawn, each at "
+                                 "about 12 positions (default 2)")
         parser.add_argument("--move-seconds", type=float, default=10.0,
                             help="a bot decision slower than this is a problem (default 10)")
         parser.add_argument("--expert-budget", type=float, default=0.05,
@@ -41,8 +42,8 @@ class Command(BaseCommand):
                                "did not load.")
         started = time.monotonic()
 
-        def progress(step):
-            self.stdout.write(f"{slug}: {step} ...")
+        def progress(step, found, seconds):
+            self.stdout.write(f"{slug}: {step}: {found or 'no'} problem(s) ({seconds:.0f} s)")
 
         problems = check_game(slug, harness_games=options["games"],
                               games_per_pair=options["bot_games"],
