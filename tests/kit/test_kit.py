@@ -206,3 +206,23 @@ def test_the_package_pins_agree_with_the_requirements():
     for requirement in pyproject["project"]["optional-dependencies"]["test"]:
         name, version = requirement.split("==")
         assert pins[name] == version, requirement
+
+
+def test_check_bots_reports_a_bot_that_thinks_too_long(monkeypatch):
+    import time
+
+    from games.tables.kit import check_bots
+    from games.tables.plugins import game_config
+
+    bot = game_config("high-card").bot
+
+    def slow(view, legal, *, level, rng, **kwargs):
+        started = time.process_time()
+        while time.process_time() - started < 0.05:
+            pass
+        return legal[0]
+
+    monkeypatch.setattr(bot, "choose", slow)
+    problems = check_bots("high-card", games_per_pair=1, move_seconds=0.02)
+    assert problems and all(p.file == bot.__file__ for p in problems)
+    assert re.match(r"level '\w+' took 0\.\d CPU s at decision 0 \(", problems[0].message)

@@ -27,7 +27,8 @@ class Command(BaseCommand):
                             help="seeded games per player count whose boards are drawn, each at "
                                  "about 12 positions (default 2)")
         parser.add_argument("--move-seconds", type=float, default=10.0,
-                            help="a bot decision slower than this is a problem (default 10)")
+                            help="a bot decision taking more CPU seconds than this is a problem "
+                                 "(default 10)")
         parser.add_argument("--expert-budget", type=float, default=0.05,
                             help="scale of an expert level's search budget during the check "
                                  "(default 0.05; 1 is the budget tables use)")
