@@ -45,6 +45,7 @@ class Command(BaseCommand):
 
         def progress(step, found, seconds):
             self.stdout.write(f"{slug}: {step}: {found or 'no'} problem(s) ({seconds:.0f} s)")
+            self.stdout.flush()
 
         problems = check_game(slug, harness_games=options["games"],
                               games_per_pair=options["bot_games"],
