@@ -113,6 +113,9 @@ def check_harness(slug: str, *, games: int = 20, checked_states: int = 40,
 
     Long games are thinned so each playout checks about `checked_states` states (every
     decision of a short game; every Nth of a long one, N from a first random playout).
+    A random playout need not end (uniformly random players can go round in circles, as
+    in Powerhouse); every state it reaches is checked all the same, and `check_bots`
+    checks that games between the game's bots end.
     """
     rules = get_rules(slug)
     where = rules_file(slug)
@@ -123,6 +126,7 @@ def check_harness(slug: str, *, games: int = 20, checked_states: int = 40,
                                    must_end=False)
             kwargs["check_every"] = max(1, len(probe.moves) // checked_states)
         kwargs.setdefault("option_sets", option_sets(rules))
+        kwargs.setdefault("require_finish", False)
         check_rules(rules, games=games, **kwargs)
     except AssertionError as exc:
         return [Problem("harness", _where_in(exc, (where,)) or where,
