@@ -64,9 +64,15 @@ INSTALLED_APPS = [
     "games.powerhouse",
     "games.gizmos",
 ]
-# Extra game apps, e.g. the test-only game: GAME_APPS=tests.high_card
+# Extra game apps of this tree, e.g. the test-only game: GAME_APPS=tests.high_card
 EXTRA_GAME_APPS = env_list("GAME_APPS")
 INSTALLED_APPS += [app for app in EXTRA_GAME_APPS if app not in INSTALLED_APPS]
+# Games installed with pip: their "boardgames.games" entry point alone adds their app
+# (games/tables/discovery.py); one that fails to load is reported by `manage.py check`.
+if env_bool("GAME_ENTRY_POINTS", True):
+    from games.tables.discovery import entry_point_apps
+
+    INSTALLED_APPS += entry_point_apps(exclude=INSTALLED_APPS)
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -1,4 +1,4 @@
-"""The rules-engine contract (ENGINE.md). Pure Python: no Django here."""
+"""The rules-engine contract (docs/engine.md). Pure Python: no Django here."""
 
 from .base import (Move, Option, Rules, canonical_move, check_legal, places_from_keys,
                    require_move_dict)

@@ -1,4 +1,4 @@
-"""The surface every game implements (see ENGINE.md)."""
+"""The surface every game implements (see docs/engine.md)."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ def check_legal(moves: list[Move], move: Any) -> Move:
     """The entry of `moves` equal to `move`, or IllegalMove.
 
     Checking a submitted move against the generated legal list is the simplest
-    way to honour ENGINE.md rule 2 (anything not legal is refused).
+    way to honour docs/engine.md rule 2 (anything not legal is refused).
     """
     key = canonical_move(move)
     for candidate in moves:

@@ -3,7 +3,10 @@
 A game's rules module exposes ``RULES``, an instance of `Rules`. Lookup order:
 1. an explicit `register(slug, "dotted.module")` (a game app does this when
    its module is imported, so installed packages can live anywhere);
-2. the ``boardgames.games`` entry-point group of installed distributions;
+2. the ``boardgames.games`` entry-point group of installed distributions: the
+   entry point's name is the slug, its value the game's package (its Django app;
+   the rules are ``<package>.rules`` unless importing the package registers
+   another module), or a module with ``RULES`` itself;
 3. the convention ``games.<slug with - as _>.rules``.
 Modules are imported lazily, on first use.
 """
@@ -30,14 +33,28 @@ def register(slug: str, module: str) -> None:
     get_rules.cache_clear()
 
 
+ENTRY_POINT_GROUP = "boardgames.games"
+
+
+def game_entry_points() -> list:
+    """The installed distributions' ``boardgames.games`` entry points, by name."""
+    from importlib.metadata import entry_points
+
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
 def _entry_point_module(slug: str) -> str | None:
-    try:
-        from importlib.metadata import entry_points
-    except ImportError:  # pragma: no cover
-        return None
-    for ep in entry_points(group="boardgames.games"):
+    for ep in game_entry_points():
         if ep.name == slug:
-            return ep.value
+            module_name = ep.module
+            module = importlib.import_module(module_name)
+            if slug in _modules:  # the package registered its rules module on import
+                return _modules[slug]
+            if ep.attr or hasattr(module, "RULES"):
+                return module_name
+            if hasattr(module, "__path__"):  # a package: its rules submodule
+                return f"{module_name}.rules"
+            return module_name
     return None
 
 
@@ -69,9 +86,5 @@ def get_rules(slug: str) -> Rules:
 def registered_slugs() -> list[str]:
     """Slugs registered explicitly or by entry point (not by convention)."""
     slugs = set(_modules)
-    try:
-        from importlib.metadata import entry_points
-        slugs.update(ep.name for ep in entry_points(group="boardgames.games"))
-    except ImportError:  # pragma: no cover
-        pass
+    slugs.update(ep.name for ep in game_entry_points())
     return sorted(slugs)

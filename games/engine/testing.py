@@ -247,17 +247,43 @@ def replay(rules: Rules, *, players: int, seed: int, options: dict, moves) -> An
 
 
 _FRESH = """
-import json, sys
+import base64, importlib, json, pickle, sys
 from games.engine import get_rules
 from games.engine.testing import replay
 data = json.load(sys.stdin)
 for module in data["imports"]:
-    __import__(module)
-rules = get_rules(data["slug"])
+    importlib.import_module(module)
+if data["pickled"]:
+    rules = pickle.loads(base64.b64decode(data["pickled"]))
+else:
+    try:
+        rules = get_rules(data["slug"])
+    except KeyError:
+        sys.exit("the fresh process cannot find the rules of " + repr(data["slug"]) + ": "
+                 "register them (games.engine.register, an entry point) or pass "
+                 "fresh_process_imports=[the package that registers them]")
 state = replay(rules, players=data["players"], seed=data["seed"], options=data["options"],
                moves=[(s, m) for s, m in data["moves"]])
 print(json.dumps(rules.dump(state), sort_keys=True))
 """
+
+
+def _pickled_rules(rules: Rules) -> str:
+    """The rules object itself for the fresh process ('' if it cannot be pickled).
+
+    Unpickling imports the rules' module by name, so a game registered only in its
+    package's ``__init__.py`` (or not registered at all) replays without any
+    `fresh_process_imports`.
+    """
+    import base64
+    import pickle
+
+    try:
+        data = pickle.dumps(rules)
+        pickle.loads(data)
+    except Exception:  # noqa: BLE001 - e.g. a class defined inside a function
+        return ""
+    return base64.b64encode(data).decode("ascii")
 
 
 def check_fresh_process(rules: Rules, playout: Playout, *, imports: Iterable[str] = (),
@@ -266,12 +292,14 @@ def check_fresh_process(rules: Rules, playout: Playout, *, imports: Iterable[str
     payload = json.dumps({
         "slug": rules.slug, "players": playout.players, "seed": playout.seed,
         "options": playout.options, "moves": playout.moves, "imports": list(imports),
+        "pickled": _pickled_rules(rules),
     })
     result = subprocess.run(
         [sys.executable, "-c", _FRESH], input=payload, capture_output=True, text=True,
         timeout=300, cwd=cwd, env={"PYTHONHASHSEED": "random", **_env()},
     )
-    assert result.returncode == 0, f"fresh-process replay failed: {result.stderr[-2000:]}"
+    assert result.returncode == 0, (
+        f"{rules.slug}: fresh-process replay failed: {result.stderr[-2000:]}")
     assert result.stdout.strip() == _dumps(rules, playout.final), (
         f"{rules.slug}: seed {playout.seed}: a fresh process replayed to a different state")
 

@@ -40,3 +40,16 @@ def boards_render(app_configs, **kwargs):
                 f"game {slug!r}: {problem.what}: {problem.error}",
                 hint=f"Look at {problem.where}", obj=config, id="tables.E003"))
     return errors
+
+
+@checks.register()
+def game_entry_points_load(app_configs, **kwargs):
+    """Games found by a "boardgames.games" entry point that did not load (settings left
+    them out of INSTALLED_APPS, so the site runs without them)."""
+    from .discovery import FAILURES
+
+    return [checks.Error(
+        f"game entry point {failure.entry_point!r} (distribution {failure.distribution}) "
+        f"does not load: {failure.error}",
+        hint="Fix the game's package or uninstall it; the lobby does not offer it.",
+        id="tables.E010") for failure in FAILURES]
