@@ -89,35 +89,38 @@ def find_path(game: str, kind: str, *, players: int = 2, seeds=range(200),
     """The first seed (and its moves) of `seeds` whose seeded play reaches `kind`."""
     rules = get_rules(game)
     for seed in seeds:
-        state = rules.new_game(players=players, seed=seed)
-        rng = Rng.from_seed(seed * 7919 + 17)
-        target = _target_gizmo(state, kind) if game == "gizmos" else None
-        if kind in EFFECT_GIZMOS and target is None:
-            continue  # none of the gizmos asking for it is on show at the start
-        moves = []
-        for _ in range(max_moves):
-            deciding = sorted(rules.to_move(state))
-            if not deciding:
-                break
-            for seat in deciding:
-                if decision_kind(game, state, seat) == kind:
-                    return Path(game, players, seed, moves, seat, kind)
-            seat = deciding[0]
-            legal = rules.legal_moves(state, seat)
-            move = _choose(game, rules, state, seat, legal, rng, kind, target)
-            moves.append((seat, move))
-            state = rules.apply(state, seat, move)
+        target = None
+        if game == "gizmos":
+            target = _target_gizmo(rules.new_game(players=players, seed=seed), kind)
+            if kind in EFFECT_GIZMOS and target is None:
+                continue  # none of the gizmos asking for it is on show at the start
+        for thrifty in ((True, False) if target else (False,)):
+            state = rules.new_game(players=players, seed=seed)
+            rng = Rng.from_seed(seed * 7919 + 17)
+            moves = []
+            for _ in range(max_moves):
+                deciding = sorted(rules.to_move(state))
+                if not deciding:
+                    break
+                for seat in deciding:
+                    if decision_kind(game, state, seat) == kind:
+                        return Path(game, players, seed, moves, seat, kind)
+                seat = deciding[0]
+                legal = rules.legal_moves(state, seat)
+                move = _choose(game, rules, state, seat, legal, rng, kind, target, thrifty)
+                moves.append((seat, move))
+                state = rules.apply(state, seat, move)
     raise LookupError(f"no seed in {seeds} reaches {game} {kind}")
 
 
-def _choose(game, rules, state, seat, legal, rng, kind, target):
+def _choose(game, rules, state, seat, legal, rng, kind, target, thrifty):
     # One step ahead: a move that leads straight to the wanted kind is taken.
     for move in legal:
         after = rules.apply(state, seat, move)
         if any(decision_kind(game, after, s) == kind for s in rules.to_move(after)):
             return move
     if target is not None:
-        return _gizmos_plan(state, seat, legal, rng, target)
+        return _gizmos_plan(state, seat, legal, rng, target, thrifty)
     if kind == "major-dump":
         # Two powerhouses take many pyramids: no die (a meltdown throws pyramids away).
         return rng.choice([m for m in legal if m.get("kind") != "die"] or legal)
@@ -129,8 +132,9 @@ def _target_gizmo(state: dict, kind: str) -> str | None:
     return next((cid for cid in EFFECT_GIZMOS.get(kind, ()) if cid in shown), None)
 
 
-def _gizmos_plan(state, seat, legal, rng, target):
-    """Seat 0 builds `target`, then a card that triggers it; the others pick spheres."""
+def _gizmos_plan(state, seat, legal, rng, target, thrifty):
+    """Seat 0 builds `target`, then a card that triggers it; the others pick spheres.
+    A thrifty seat builds cheap cards of other colours rather than pick unwanted energy."""
     card = CARDS[target]
     me = state["seats"][seat]
     types = {m["type"] for m in legal}
@@ -162,10 +166,16 @@ def _gizmos_plan(state, seat, legal, rng, target):
         if ok:
             return min(ok, key=lambda m: CARDS[m["card"]]["cost"])
         wanted = list(trig)
-    if "pick" in types:
-        picks = [m for m in legal if m["type"] == "pick"]
-        good = [m for m in picks if m["color"] in wanted]
-        return rng.choice(good or picks)
+    picks = [m for m in legal if m["type"] == "pick"]
+    good = [m for m in picks if m["color"] in wanted]
+    if good:
+        return rng.choice(good)
+    if thrifty and builds:
+        # Spend what is not wanted rather than fill the storage with more of it.
+        other = [m for m in builds if CARDS[m["card"]]["color"] not in wanted]
+        return rng.choice(other or builds)
+    if picks:
+        return rng.choice(picks)
     if builds:
         return rng.choice(builds)
     return rng.choice([m for m in legal if m["type"] not in ("research",)] or legal)

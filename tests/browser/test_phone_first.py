@@ -142,6 +142,7 @@ def run_case(new_context, shots_dir, game: str, kind: str, lang: str) -> dict:
     from accounts.models import User
 
     context = new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(30_000)  # a page at the end of a long log, on a busy machine
     context.add_init_script(path=str(AXE))
     page = context.new_page()
     sign_in(page, login=username)  # in English: it waits for "Sign out"
@@ -149,12 +150,15 @@ def run_case(new_context, shots_dir, game: str, kind: str, lang: str) -> dict:
     return measure(page, table_pk, game, kind, lang, shots_dir)
 
 
+# Up to ~190 moves recorded through the site before the page is loaded.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(("game", "kind"), CASES, ids=[f"{g}-{k}" for g, k in CASES])
 def test_first_control_on_the_first_screen(new_context, live_server_asgi, shots_dir, game, kind):
     found = run_case(new_context, shots_dir, game, kind, "en")
     print(game, kind, found)
 
 
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(("game", "kind"), SPANISH, ids=[f"{g}-{k}" for g, k in SPANISH])
 def test_first_control_on_the_first_screen_in_spanish(new_context, live_server_asgi, shots_dir,
                                                       game, kind):
