@@ -40,3 +40,17 @@ def phone_player(new_context, username: str):
 def seq_of(page: Page) -> int:
     """The table version the page was last drawn from."""
     return int(page.locator("#ws-status").get_attribute("data-seq"))
+
+
+def bot_move(game: str, table, seat: int, *, level: str = "fast") -> dict:
+    """`seat`'s move at `table` as the bot of `level` would choose it (seeded by the
+    table's version), for tests that play a seat like a bot."""
+    from games.engine import Rng, get_rules
+    from games.tables.plugins import game_config
+    from games.tables.replay import current_state
+
+    rules, config = get_rules(game), game_config(game)
+    state = current_state(table)
+    legal = rules.legal_moves(state, seat)
+    return config.choose_bot_move(rules.view(state, seat), legal, level=level,
+                                  rng=Rng.from_seed(table.seq))

@@ -49,7 +49,7 @@ def setup_tables():
         finished[game] = table.pk
     # A finished game that ended by its own rules, with the results panel: Powerhouse's
     # seeded game, both seats played like the fast bot.
-    from tests.browser.test_phone_first import bot_move
+    from tests.browser.helpers import bot_move
     with mock.patch.object(Table._meta.get_field("seed"), "_get_default", lambda: 1030):
         table = actions.check_create_table(creator=ana, game="powerhouse", players=2,
                                            bots={1: "fast"})
