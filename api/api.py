@@ -16,7 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
 from games.engine import IllegalMove
-from games.tables import actions
+from games.tables import actions, presence
 from games.tables.errors import ActionError
 
 from . import auth, selectors
@@ -136,7 +136,9 @@ def open_tables(request):
 @tables.get("/{table_id}", response={200: TableOut, **ERRORS}, auth=auth.read)
 def table(request, table_id: int = TableId):
     """One table: seats, status, whose turn, deadlines, seq and your seat's view."""
-    return selectors.detail(selectors.visible_table(table_id, request.auth.user), request.auth.user)
+    found = selectors.visible_table(table_id, request.auth.user)
+    presence.mark_present(table_id=found.pk, user=request.auth.user)  # as a page load does
+    return selectors.detail(found, request.auth.user)
 
 
 @tables.get("/{table_id}/moves", response={200: MovesOut, **ERRORS}, auth=auth.read)

@@ -56,11 +56,18 @@ def _authenticate(request):
 
 
 def _followed(user_id: int) -> list[int]:
+    """The user's open and running tables; an open stream counts as being at them, as a
+    table page's socket does (turn mails wait while a client listens)."""
+    from django.utils import timezone
+
     from games.tables.models import Seat, Table
 
-    return sorted(set(Seat.objects.filter(
-        user_id=user_id, table__status__in=[Table.Status.OPEN, Table.Status.RUNNING]
-    ).values_list("table_id", flat=True)))
+    seats = Seat.objects.filter(user_id=user_id,
+                                table__status__in=[Table.Status.OPEN, Table.Status.RUNNING])
+    table_ids = sorted(set(seats.values_list("table_id", flat=True)))
+    Seat.objects.filter(user_id=user_id, table_id__in=table_ids).update(
+        visited_at=timezone.now())
+    return table_ids
 
 
 def _table_line(user_id: int, table_id: int) -> dict | None:
