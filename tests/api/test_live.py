@@ -131,6 +131,7 @@ def test_the_stream_refuses_without_a_token(site):
     assert refused.value.headers["Content-Type"] == "application/problem+json"
 
 
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", GAMES)
 def test_the_example_bot_plays_a_whole_game_against_a_site_bot(site, game, make_user,
                                                                token_for):

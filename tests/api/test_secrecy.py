@@ -51,6 +51,7 @@ def found_in(answer, hidden: set, game: str) -> set:
     return strings(answer) & hidden
 
 
+@pytest.mark.timeout(900)  # about 100 s each on a busy machine
 @pytest.mark.parametrize("game", sorted(HIDDEN))
 def test_api_views_and_events_keep_each_seats_secrets(game, make_user, api_for):
     rules = get_rules(game)
