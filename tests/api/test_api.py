@@ -310,3 +310,14 @@ def test_the_openapi_document_and_the_docs_page(make_user):
     assert docs.status_code == 200 and "swagger-ui-bundle.js" in html
     assert "cdn" not in html.lower() and "<script>" not in html
     assert "script-src 'self'" in docs["Content-Security-Policy"]
+
+
+def test_spanish_on_the_profile_page_and_in_problems(make_user):
+    ana = make_user("ana", language="es")
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(ana)
+    page = client.get("/profile/").content.decode()
+    assert "Tokens de la API" in page and "Crear un token" in page and "esta cuenta es un bot" in page
+    refused = ApiClient(None).get("/me", HTTP_ACCEPT_LANGUAGE="es")
+    assert refused.json()["title"] == "Hace falta un token de la API válido"
+    assert ApiClient(None).get("/me").json()["title"] == "A valid API token is needed"
