@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import DataError
 from django.http import Http404
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Path, Query, Router
+from ninja import NinjaAPI, Path, Query, Router, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 
@@ -199,7 +199,7 @@ def create_table(request, payload: NewTableIn):
         _refused(exc)
     table_limits.count_table(request, invitees=table.invitations.count())
     table.refresh_from_db()
-    return 201, selectors.detail(table, request.auth.user)
+    return Status(201, selectors.detail(table, request.auth.user))
 
 
 def _table_action(request, table_id: int, action):
