@@ -8,5 +8,6 @@ from .models import User
 class SiteUserAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (
         ("Profile", {"fields": ("display_name", "language", "timezone", "turn_mail",
-                                "digest_hour", "mail_game_over", "mail_invitations")}),
+                                "digest_hour", "mail_game_over", "mail_invitations",
+                                "is_bot_account")}),
     )

@@ -41,5 +41,16 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language", "timezone", "turn_mail", "digest_hour",
-                  "mail_game_over", "mail_invitations", "notify_browser"]
+                  "mail_game_over", "mail_invitations", "notify_browser", "is_bot_account"]
         widgets = {"turn_mail": forms.RadioSelect}
+
+
+class TokenForm(forms.Form):
+    """A new personal API token: a name and its scopes."""
+
+    name = forms.CharField(label=_("token name"), max_length=60,
+                           help_text=_("Say what uses it, e.g. “my bot on the home server”."))
+    scopes = forms.MultipleChoiceField(
+        label=_("scopes"), widget=forms.CheckboxSelectMultiple, initial=["read"],
+        choices=[("read", _("read: see your tables, views and events")),
+                 ("play", _("play: make moves, create, join, leave and resign tables"))])

@@ -30,3 +30,35 @@ class UserPreferencesMiddleware:
         else:
             timezone.deactivate()
         return self.get_response(request)
+
+
+# The pages' table actions a bot account may not use (it plays through the API).
+BOT_REFUSED = {("tables", name) for name in (
+    "new", "move", "join", "leave", "abort", "resign", "invite", "rotate_invite", "reclaim")}
+
+
+class BotAccountMiddleware:
+    """Refuse the pages' table actions to a bot account, with a clear 403 page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        user = getattr(request, "user", None)
+        if not (user is not None and user.is_authenticated and user.is_bot_account):
+            return None
+        match = request.resolver_match
+        if match is None or (match.namespace, match.url_name) not in BOT_REFUSED:
+            return None
+        if request.method != "POST" and match.url_name not in ("new", "resign"):
+            return None
+        from django.shortcuts import render
+        from django.utils.translation import gettext as _
+
+        return render(request, "accounts/bot_refused.html", {
+            "message": _("This is a bot account: it plays only through the API, with a "
+                         "personal token. Its moves and table actions are not taken from "
+                         "the site's pages.")}, status=403)

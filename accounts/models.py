@@ -44,6 +44,11 @@ class User(AbstractUser):
     notify_browser = models.BooleanField(
         _("show a browser notification when it is my turn"), default=False,
         help_text=_("While a page of the site is open; your browser asks you to allow it."))
+    # A bot account plays only through the API (api/); its name carries a badge.
+    is_bot_account = models.BooleanField(
+        _("this account is a bot"), default=False,
+        help_text=_("A bot account plays only through the API, with a personal token; "
+                    "its name shows a bot badge everywhere."))
 
     class Meta:
         verbose_name = _("user")
@@ -51,8 +56,11 @@ class User(AbstractUser):
 
     @property
     def name(self) -> str:
-        """The name other players see."""
-        return self.display_name or self.username
+        """The name other players see (with the bot badge for a bot account)."""
+        name = self.display_name or self.username
+        if self.is_bot_account:
+            return _("%(name)s [bot]") % {"name": name}
+        return name
 
     def __str__(self) -> str:
         return self.name

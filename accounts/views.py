@@ -8,8 +8,21 @@ from django.views.decorators.csrf import csrf_exempt
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .forms import ProfileForm
+from django.views.decorators.http import require_POST
+
+from .forms import ProfileForm, TokenForm
 from .models import User
+
+
+def _profile_page(request, form, *, token_form=None, new_token=None, status=200):
+    from api.tokens import tokens_of
+
+    response = render(request, "accounts/profile.html", {
+        "form": form, "token_form": token_form or TokenForm(), "tokens": tokens_of(request.user),
+        "new_token": new_token}, status=status)
+    if new_token:
+        response["Cache-Control"] = "no-store"  # the token is shown once, never cached
+    return response
 
 
 @login_required
@@ -27,7 +40,44 @@ def profile(request):
         else:
             response.delete_cookie("django_language")
         return response
-    return render(request, "accounts/profile.html", {"form": form})
+    return _profile_page(request, form)
+
+
+@require_POST
+@login_required
+def create_token(request):
+    """Make a personal API token and show it once, on this answer only."""
+    from api.tokens import check_create_token
+    from games.tables.errors import ActionError
+
+    token_form = TokenForm(request.POST)
+    if token_form.is_valid():
+        try:
+            token, raw = check_create_token(user=request.user, name=token_form.cleaned_data["name"],
+                                            scopes=token_form.cleaned_data["scopes"])
+        except ActionError as exc:
+            token_form.add_error(None, str(exc.message))
+        else:
+            return _profile_page(request, ProfileForm(instance=request.user),
+                                 new_token={"token": token, "raw": raw})
+    return _profile_page(request, ProfileForm(instance=request.user), token_form=token_form,
+                         status=400)
+
+
+@require_POST
+@login_required
+def revoke_token(request, token_id: int):
+    """Revoke a token: it stops working at once."""
+    from api.tokens import check_revoke_token
+    from games.tables.errors import ActionError
+
+    try:
+        token = check_revoke_token(user=request.user, token_id=token_id)
+    except ActionError as exc:
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(request, _("The token “%(name)s” was revoked.") % {"name": token.name})
+    return redirect("profile")
 
 
 @csrf_exempt  # the signed token is the credential; mail clients POST it (RFC 8058)

@@ -20,6 +20,12 @@ class RefuseNulMiddleware:
     def __call__(self, request):
         # An unreadable body raises here, and Django answers 400 (MultiPartParserError).
         if _has_nul(request.GET) or (request.method == "POST" and _has_nul(request.POST)):
+            if request.path.startswith("/api/"):
+                from api.problems import problem_response
+
+                return problem_response(400, "bad_request", _(
+                    "The request contained a NUL character, which no field accepts. "
+                    "Nothing was changed."))
             return render(request, "400.html",
                           {"message": _("The request contained a NUL character, which no field "
                                         "accepts. Nothing was changed.")}, status=400)

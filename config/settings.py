@@ -55,7 +55,10 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_ratelimit",
+    # The public API (api/): django-ninja serves its own Swagger UI files (no CDN).
+    "ninja",
     "accounts",
+    "api",
     "games.tables",
     "games.chat",
     "games.history",
@@ -90,6 +93,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
+    # Bot accounts play only through the API: the pages refuse their table actions.
+    "accounts.middleware.BotAccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -371,3 +376,11 @@ WS_ANON_PER_ADDRESS = int(env("WS_ANON_PER_ADDRESS", "20"))
 WS_ANON_PER_TABLE = int(env("WS_ANON_PER_TABLE", "200"))
 # Seconds a busy client is told to wait (503 Retry-After).
 DB_POOL_RETRY_AFTER = int(env("DB_POOL_RETRY_AFTER", "2"))
+
+# The public API (api/, docs/api.md). Calls per token: all calls, and the writes among them
+# (moves, new tables, joins...); over either, 429 with Retry-After (django-ratelimit).
+API_RATE = env("API_RATE", "300/m")
+API_WRITE_RATE = env("API_WRITE_RATE", "60/m")
+# Streams open at once per user, per web process; keep-alive line every so many seconds.
+API_STREAMS_PER_USER = int(env("API_STREAMS_PER_USER", "4"))
+API_STREAM_KEEPALIVE = float(env("API_STREAM_KEEPALIVE", "15"))
