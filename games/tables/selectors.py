@@ -176,6 +176,12 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
     return result
 
 
+# Lists of tables never draw a game state: the snapshot (tens of KB of JSON late in a
+# game, decoded on every row) stays in the database. A dashboard of 100 tables spent
+# most of its time decoding them.
+LIST_DEFER = ("snapshot",)
+
+
 def turns_waiting_on(user) -> list[dict]:
     """Running tables where `user` owes a decision, most urgent deadline first.
 
@@ -183,7 +189,8 @@ def turns_waiting_on(user) -> list[dict]:
     """
     seats = list(Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
                                      table__status=Table.Status.RUNNING)
-                 .select_related("table", "user").order_by("owes_since"))
+                 .select_related("table", "user").defer(*(f"table__{f}" for f in LIST_DEFER))
+                 .order_by("owes_since"))
     periods = clocks.vacation_periods(user.pk) if seats else []
     turns = [{"table": s.table, "seat": s, "deadline": clocks.seat_deadline(s, periods)}
              for s in seats]
@@ -205,7 +212,7 @@ def waiting_count(user) -> int:
 
 def tables_of(user, *, status: str) -> list[Table]:
     """Tables with a given status where `user` has a seat, newest activity first."""
-    return list(Table.objects.filter(seats__user=user, status=status)
+    return list(Table.objects.filter(seats__user=user, status=status).defer(*LIST_DEFER)
                 .order_by("-last_event_at").distinct()[:50])
 
 
@@ -221,7 +228,8 @@ def open_tables_for(user) -> list[Table]:
 def invited_tables(user, limit: int = 50) -> list[Table]:
     """Open tables `user` was invited to and has no seat at yet: one query, however many."""
     return list(Table.objects.filter(status=Table.Status.OPEN, invitations__user=user)
-                .exclude(seats__user=user).order_by("-created_at").distinct()[:limit])
+                .exclude(seats__user=user).defer(*LIST_DEFER).order_by("-created_at")
+                .distinct()[:limit])
 
 
 def table_events(table: Table) -> list[TableEvent]:
