@@ -37,8 +37,9 @@ def dashboard_context(user) -> dict:
 
     turns = selectors.turns_waiting_on(user)
     waiting = [turn["table"] for turn in turns]
+    waiting_ids = {t.pk for t in waiting}
     running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING)
-               if t not in waiting]
+               if t.pk not in waiting_ids]
     # Opponents and results, as on the page (two queries for all the tables).
     from games.history.people import annotate
 

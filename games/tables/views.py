@@ -50,7 +50,9 @@ def home(request):
     request._turn_count = len(turns)  # the header's count (context_processors.turn_count)
     request._turn_sig = selectors.turns_signature(turns)
     waiting = [turn["table"] for turn in turns]
-    running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING) if t not in waiting]
+    waiting_ids = {t.pk for t in waiting}
+    running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING)
+               if t.pk not in waiting_ids]
     context = {
         "waiting": waiting, "turns": turns, "running": running,
         "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
