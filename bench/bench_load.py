@@ -491,7 +491,6 @@ async def main_async(args, port, made, floor, sessions, heavy):
     from concurrent.futures import ThreadPoolExecutor
 
     global DEADLINE
-    DEADLINE = time.monotonic() + LOAD_SECONDS  # however long the setup took
 
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(24))
     late = [t for t in made if not t["early"]]
@@ -518,6 +517,7 @@ async def main_async(args, port, made, floor, sessions, heavy):
                 receivers[("floor", f)] += 1
     await asyncio.sleep(2)
     on_connect = socks.on_connect
+    DEADLINE = time.monotonic() + LOAD_SECONDS  # however long the setup and sockets took
     print(f"{opened} sockets on {len(late)} tables (+ as many on {len(floor)} floor tables); "
           f"posting {args.rate} moves/s for {args.seconds} s each", flush=True)
 
