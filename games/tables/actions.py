@@ -23,7 +23,7 @@ from . import clocks, effects, presence, signals
 from .errors import ActionError, NotYourDecision, NotYourSeat, StaleMove, TableClosed
 from .models import BotIncident, Invitation, Seat, Table, TableEvent, Vacation
 from .plugins import game_config
-from .replay import current_state
+from .replay import current_state, remember_state
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -410,6 +410,7 @@ def do_record_move(*, table: Table, seat: int, move: dict, state: Any, actor=Non
     _append_event(table, kind=TableEvent.Kind.MOVE, seat=seat, data={"move": move}, actor=actor,
                   submission_key=key)
     newly = _store_state(table, state)
+    remember_state(table, state)  # the answer drawn right after the move decodes nothing
     if actor is not None:
         # A move is a sign of the player at the table, after any decision it made them owe.
         presence.mark_present(table_id=table.pk, user=actor)
@@ -422,7 +423,9 @@ def _unpause(table: Table, position: int) -> None:
     after this move gets a fresh clock (the old one ran out), a time bank at least a day."""
     from datetime import timedelta
 
-    row = table.seats.filter(position=position, paused_at__isnull=False).first()
+    # The seats were read with the lock (check_submit_move): no second query.
+    row = next((s for s in table.seats.all()
+                if s.position == position and s.paused_at is not None), None)
     if row is None:
         return
     row.paused_at = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import secrets
@@ -34,6 +35,26 @@ def answered_by_htmx(page_id: str | None, table_id: int):
         _mover_page.reset(token)
 
 
+def _table_message(table_id: int, seq: int, redraw: bool) -> dict:
+    message = {"type": "table.changed", "table_id": table_id, "seq": seq}
+    if redraw:
+        message["rev"] = secrets.token_hex(6)
+    mover = _mover_page.get()
+    if mover and mover["table"] == table_id:
+        message["skip"] = mover["page"]
+        _mover_page.set(None)
+    return message
+
+
+def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    """Every group message of one change in one hop to the event loop (a sync view under
+    Daphne waits for the busy socket loop once, not once per message)."""
+    async def send():
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+    async_to_sync(send)()
+
+
 def table_changed(table_id: int, seq: int, *, redraw: bool = False) -> None:
     """Tell every open page of the table that it changed (ids and seq only, no state).
 
@@ -45,37 +66,51 @@ def table_changed(table_id: int, seq: int, *, redraw: bool = False) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "table_id": table_id, "seq": seq}
-    if redraw:
-        message["rev"] = secrets.token_hex(6)
-    mover = _mover_page.get()
-    if mover and mover["table"] == table_id:
-        message["skip"] = mover["page"]
-        _mover_page.set(None)
     try:
-        async_to_sync(layer.group_send)(group_name(table_id), message)
+        _send_all(layer, [(group_name(table_id), _table_message(table_id, seq, redraw))])
     except Exception:  # noqa: BLE001 - Redis down must not lose or block a move
         log.warning("push for table %s seq %s failed", table_id, seq, exc_info=True)
 
 
-def player_turns(table_id: int, new_turn_seats: list[int]) -> None:
+def _player_messages(table_id: int, new_turn_seats: list[int], seats) -> list[tuple[str, dict]]:
+    from .player_consumer import player_group
+
+    return [(player_group(user_id), {"type": "player.turns", "table_id": table_id,
+                                     "new_turn": position in new_turn_seats and not bot_level})
+            for position, user_id, bot_level in seats if user_id]
+
+
+def _seat_rows(table_id: int) -> list[tuple]:
+    from .models import Seat
+
+    return list(Seat.objects.filter(table_id=table_id, user__isnull=False).values_list(
+        "position", "user_id", "bot_level"))
+
+
+def player_turns(table_id: int, new_turn_seats: list[int], seats=None) -> None:
     """Tell the open pages of every person at the table that who is to move changed.
 
     Seats in `new_turn_seats` now wait on their player: their pages may show a
-    browser notification (games/tables/player_consumer.py).
+    browser notification (games/tables/player_consumer.py). `seats`:
+    (position, user id, bot level) of the table's seats if the caller has them.
     """
-    from .models import Seat
-    from .player_consumer import player_group
-
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        seats = list(Seat.objects.filter(table_id=table_id, user__isnull=False).values_list(
-            "position", "user_id", "bot_level"))
-        for position, user_id, bot_level in seats:
-            async_to_sync(layer.group_send)(player_group(user_id), {
-                "type": "player.turns", "table_id": table_id,
-                "new_turn": position in new_turn_seats and not bot_level})
+        _send_all(layer, _player_messages(table_id, new_turn_seats,
+                                          seats if seats is not None else _seat_rows(table_id)))
     except Exception:  # noqa: BLE001 - Redis down must not lose or block a move
         log.warning("player push for table %s failed", table_id, exc_info=True)
+
+
+def moved(table_id: int, seq: int, new_turn_seats: list[int], seats) -> None:
+    """A move's pushes: the table's pages and every player's own pages, in one hop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        _send_all(layer, [(group_name(table_id), _table_message(table_id, seq, False)),
+                          *_player_messages(table_id, new_turn_seats, seats)])
+    except Exception:  # noqa: BLE001 - Redis down must not lose or block a move
+        log.warning("pushes for table %s seq %s failed", table_id, seq, exc_info=True)

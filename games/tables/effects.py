@@ -30,19 +30,22 @@ def after_commit_moved(table, newly_owing: list[int]) -> None:
     from . import broadcast
 
     table_id, seq = table.pk, table.seq
-    after_commit_changed(table_id, seq)
-    bots = {s.position for s in table.seats.all() if s.is_bot}
+    seats = list(table.seats.all())  # read with the lock by the move: no query here
+    bots = {s.position for s in seats if s.is_bot}
+    humans = [p for p in newly_owing if p not in bots]
+    rows = [(s.position, s.user_id, s.bot_level) for s in seats if s.user_id]
+    # The table's pages, and every page of the players (the live "your turn" count,
+    # lists and notification), in one message hop.
+    transaction.on_commit(lambda: broadcast.moved(table_id, seq, humans, rows))
     for position in table.to_move:
         if position in bots:
             transaction.on_commit(lambda p=position: schedule_bot_turn(table_id, seq, p))
-    humans = [p for p in newly_owing if p not in bots]
     finished = table.status == table.Status.FINISHED
     transaction.on_commit(lambda: _notify(table_id, seq, humans, finished))
-    # Every page of the players: the live "your turn" count, lists and notification.
-    transaction.on_commit(lambda: broadcast.player_turns(table_id, humans))
-    from games.chat import hooks as chat_hooks  # bots' greeting and "good game"
+    if any(s.is_bot and not s.taken_over for s in seats):
+        from games.chat import hooks as chat_hooks  # bots' greeting and "good game"
 
-    transaction.on_commit(lambda: chat_hooks.table_moved(table_id))
+        transaction.on_commit(lambda: chat_hooks.table_moved(table_id))
 
 
 def after_commit_invitations(table_id: int, user_ids: list[int]) -> None:

@@ -127,12 +127,19 @@ class _RenderRequest:
 
 def load_info(table_id: int, rev: str = "") -> TableInfo | None:
     from .models import Table
-    from .selectors import seats_of
+    from .replay import current_state, remember_state
+    from .selectors import Viewer, seat_rows, seats_of, table_notices
 
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
     seats = seats_of(table)
+    # What every view's render of this change reads alike, read once here for all of
+    # them: the state (one snapshot decode), the seats' vacations, the table's notices.
+    if table.status != Table.Status.OPEN:
+        remember_state(table, current_state(table))
+        seat_rows(table, Viewer())
+        table_notices(table, [])
     return TableInfo(table=table, seq=table.seq, status=table.status,
                      seat_of_user={s.user_id: s.position for s in seats if s.user_id}, rev=rev)
 

@@ -11,15 +11,19 @@ being at that table (games/tables/presence.py).
 from __future__ import annotations
 
 import json
+import logging
+from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from . import live
 from .consumers import scope_language
+
+log = logging.getLogger(__name__)
 
 
 def player_group(user_id: int) -> str:
@@ -33,8 +37,9 @@ def dashboard_context(user) -> dict:
 
     turns = selectors.turns_waiting_on(user)
     waiting = [turn["table"] for turn in turns]
+    waiting_ids = {t.pk for t in waiting}
     running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING)
-               if t not in waiting]
+               if t.pk not in waiting_ids]
     # Opponents and results, as on the page (two queries for all the tables).
     from games.history.people import annotate
 
@@ -63,45 +68,85 @@ def notice_for(user, table_id: int) -> dict | None:
             "body": "\n".join(lines) or _("It is your turn.")}
 
 
-class PlayerConsumer(WebsocketConsumer):
-    """Receives `player.turns` (ids only) and sends the page its live "your turn" parts."""
+def _push_for(user_id: int, scope: dict, new_turn_table: int | None,
+              page_shows: str | None) -> dict | None:
+    """What to send the page (on the render pool): None when it already shows the
+    current turns (`page_shows` is their fingerprint), {"gone": True} for a deleted user."""
+    from accounts.models import User
 
-    def connect(self):
+    from . import selectors
+
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return {"gone": True}
+    if page_shows is not None and new_turn_table is None:
+        _count, signature = selectors.waiting_signature(user)
+        if signature == page_shows:
+            return None
+    with translation.override(scope_language({**scope, "user": user})):
+        context = dashboard_context(user)
+        parts = {
+            "turn-count": render_to_string("_turn_count.html", context),
+            "home-turns": render_to_string("tables/home.html#home-turns", context),
+            "home-running": render_to_string("tables/home.html#home-running", context),
+        }
+        notice = notice_for(user, new_turn_table) if new_turn_table else None
+    signature = selectors.turns_signature(context["turns"])
+    return {"signature": signature,
+            "text": json.dumps({"count": context["turn_count"], "parts": parts, "notify": notice,
+                                "seen": signature})}
+
+
+class PlayerConsumer(AsyncWebsocketConsumer):
+    """Receives `player.turns` (ids only) and sends the page its live "your turn" parts.
+
+    Async: its queries and renders run on the bounded pool of live.py, never on the
+    event loop nor on Channels' one sync thread. The page's address carries the
+    fingerprint of the turns it shows (`?seen=`): connecting pushes nothing while
+    that is current (a page load is followed by no redraw).
+    """
+
+    group: str | None = None
+
+    async def connect(self):
         user = self.scope.get("user")
         if not getattr(user, "is_authenticated", False):
-            self.close(code=4403)
+            await self.close(code=4403)
             return
         self.user_id = user.pk
+        query = parse_qs((self.scope.get("query_string") or b"").decode("latin1"))
+        seen = (query.get("seen") or [""])[0]
+        # What the page shows; unknown (None) for a page that does not say: it is sent all.
+        self.seen = seen[:32] if seen.isalnum() else None
         self.group = player_group(user.pk)
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
-        self.push(None)  # catch up: a turn may have come while the page loaded
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push(None)  # catch up: a turn may have come while the page loaded
 
-    def disconnect(self, code):
-        group = getattr(self, "group", None)
-        if group:
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
 
-    def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data=None, bytes_data=None):
         """Nothing to receive: the page only listens."""
 
-    def player_turns(self, event):
-        self.push(event.get("table_id") if event.get("new_turn") else None)
+    async def player_turns(self, event):
+        # Something changed at one of the player's tables: the lists are sent again.
+        self.seen = None
+        await self.push(event.get("table_id") if event.get("new_turn") else None)
 
-    def push(self, new_turn_table: int | None) -> None:
-        from accounts.models import User
-
-        user = User.objects.filter(pk=self.user_id).first()
-        if user is None:
-            self.close(code=4403)
+    async def push(self, new_turn_table: int | None) -> None:
+        try:
+            scope = {"headers": self.scope.get("headers"), "cookies": self.scope.get("cookies")}
+            found = await live.run(_push_for, self.user_id, scope, new_turn_table, self.seen)
+        except Exception:  # noqa: BLE001 - a failed push must not close the page's socket
+            log.exception("player push for user %s failed", self.user_id)
             return
-        with translation.override(scope_language({**self.scope, "user": user})):
-            context = dashboard_context(user)
-            parts = {
-                "turn-count": render_to_string("_turn_count.html", context),
-                "home-turns": render_to_string("tables/home.html#home-turns", context),
-                "home-running": render_to_string("tables/home.html#home-running", context),
-            }
-            notice = notice_for(user, new_turn_table) if new_turn_table else None
-        self.send(text_data=json.dumps({"count": context["turn_count"], "parts": parts,
-                                        "notify": notice}))
+        if found is None:
+            return
+        if found.get("gone"):
+            await self.close(code=4403)
+            return
+        self.seen = found["signature"]
+        await self.send(text_data=found["text"])

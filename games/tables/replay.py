@@ -60,8 +60,33 @@ def state_from_events(table: Table) -> Any:
     return fold(table, table.events.order_by("seq"))
 
 
+def remember_state(table: Table, state: Any) -> None:
+    """Keep `state` on this table object as its state at its current seq.
+
+    Rules are pure (states are never changed in place), so every render of one
+    table object at one seq may share it: a push drawn for several views, or the
+    htmx answer right after the move that made the state, decodes no snapshot.
+    """
+    table.__dict__["_state_memo"] = (table.seq, table.snapshot_seq, state)
+
+
+def adopt(table: Table, source: Table) -> None:
+    """Make `table` what `source` (the same row, just written under its lock) holds,
+    without reading it again: its columns, its state if known; seats are read afresh."""
+    for field in Table._meta.concrete_fields:
+        setattr(table, field.attname, getattr(source, field.attname))
+    table.__dict__.pop("_prefetched_objects_cache", None)
+    table.__dict__.pop("_memos", None)
+    memo = source.__dict__.get("_state_memo")
+    if memo is not None:
+        table.__dict__["_state_memo"] = memo
+
+
 def current_state(table: Table) -> Any:
     """The state after the table's last event: snapshot plus later events."""
+    memo = table.__dict__.get("_state_memo")
+    if memo is not None and memo[0] == table.seq and memo[1] == table.snapshot_seq:
+        return memo[2]
     rules = rules_for(table)
     if table.snapshot is not None:
         state = rules.load(table.snapshot)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +62,17 @@ class TableView:
         return self.log_total - len(self.log)
 
 
+def memo(table: Table, what: str, make):
+    """`make()` once per table object and seq: the renders of every view of one change
+    (a push drawn for each seat and the spectators) share one read. A later seq on the
+    same object (refresh_from_db) reads again."""
+    memos = table.__dict__.setdefault("_memos", {})
+    key = (what, table.seq)
+    if key not in memos:
+        memos[key] = make()
+    return memos[key]
+
+
 def table_state(table: Table) -> Any:
     """The table's current game state (None before the start)."""
     return current_state(table)
@@ -85,7 +98,8 @@ def seat_rows(table: Table, viewer: Viewer) -> list[dict]:
     config = game_config(table.game)
     rows = []
     seats = seats_of(table)
-    periods = clocks.vacation_periods_of([s.user_id for s in seats if s.user_id])
+    periods = memo(table, "vacations", lambda: clocks.vacation_periods_of(
+        [s.user_id for s in seats if s.user_id]))
     now = timezone.now()
     away = {uid for uid, spans in periods.items() if any(a <= now < b for a, b in spans)}
     several_bots = sum(1 for s in seats if s.is_bot and not s.taken_over) > 1
@@ -136,8 +150,9 @@ def notice_line(event: TableEvent, names: list[str]) -> str:
 
 def table_notices(table: Table, names: list[str]) -> list[str]:
     """Public lines about the table itself (not the game): bots taking over seats, timeouts."""
-    return [notice_line(event, names)
-            for event in table.events.filter(kind__in=NOTICE_KINDS).order_by("seq")]
+    events = memo(table, "notices", lambda: list(
+        table.events.filter(kind__in=NOTICE_KINDS).order_by("seq")))
+    return [notice_line(event, names) for event in events]
 
 
 def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
@@ -175,6 +190,12 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
     return result
 
 
+# Lists of tables never draw a game state: the snapshot (tens of KB of JSON late in a
+# game, decoded on every row) stays in the database. A dashboard of 100 tables spent
+# most of its time decoding them.
+LIST_DEFER = ("snapshot",)
+
+
 def turns_waiting_on(user) -> list[dict]:
     """Running tables where `user` owes a decision, most urgent deadline first.
 
@@ -182,7 +203,8 @@ def turns_waiting_on(user) -> list[dict]:
     """
     seats = list(Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
                                      table__status=Table.Status.RUNNING)
-                 .select_related("table", "user").order_by("owes_since"))
+                 .select_related("table", "user").defer(*(f"table__{f}" for f in LIST_DEFER))
+                 .order_by("owes_since"))
     periods = clocks.vacation_periods(user.pk) if seats else []
     turns = [{"table": s.table, "seat": s, "deadline": clocks.seat_deadline(s, periods)}
              for s in seats]
@@ -202,9 +224,29 @@ def waiting_count(user) -> int:
                                table__status=Table.Status.RUNNING).count()
 
 
+def turn_signature(rows) -> str:
+    """A short fingerprint of (table id, owed since) of the tables waiting on a player:
+    a page carries it, and its player socket pushes nothing on connect while it holds."""
+    text = ";".join(f"{table_id}:{since.isoformat()}" for table_id, since in sorted(rows))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def waiting_signature(user) -> tuple[int, str]:
+    """How many tables wait on `user`, and their fingerprint, in one query."""
+    rows = list(Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
+                                    table__status=Table.Status.RUNNING)
+                .values_list("table_id", "owes_since"))
+    return len(rows), turn_signature(rows)
+
+
+def turns_signature(turns: list[dict]) -> str:
+    """The fingerprint of a list built by turns_waiting_on (no query)."""
+    return turn_signature([(t["table"].pk, t["seat"].owes_since) for t in turns])
+
+
 def tables_of(user, *, status: str) -> list[Table]:
     """Tables with a given status where `user` has a seat, newest activity first."""
-    return list(Table.objects.filter(seats__user=user, status=status)
+    return list(Table.objects.filter(seats__user=user, status=status).defer(*LIST_DEFER)
                 .order_by("-last_event_at").distinct()[:50])
 
 
@@ -220,7 +262,8 @@ def open_tables_for(user) -> list[Table]:
 def invited_tables(user, limit: int = 50) -> list[Table]:
     """Open tables `user` was invited to and has no seat at yet: one query, however many."""
     return list(Table.objects.filter(status=Table.Status.OPEN, invitations__user=user)
-                .exclude(seats__user=user).order_by("-created_at").distinct()[:limit])
+                .exclude(seats__user=user).defer(*LIST_DEFER).order_by("-created_at")
+                .distinct()[:limit])
 
 
 def table_events(table: Table) -> list[TableEvent]:

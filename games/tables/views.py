@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import IllegalMove, get_rules
 
-from . import actions, broadcast, limits, presence, selectors
+from . import actions, broadcast, limits, presence, replay, selectors
 from .errors import ActionError
 from .forms import InviteForm, MoveForm, NewTableForm, NextTableForm, VacationForm
 from .models import Table
@@ -48,8 +48,11 @@ def home(request):
     user = request.user
     turns = selectors.turns_waiting_on(user)
     request._turn_count = len(turns)  # the header's count (context_processors.turn_count)
+    request._turn_sig = selectors.turns_signature(turns)
     waiting = [turn["table"] for turn in turns]
-    running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING) if t not in waiting]
+    waiting_ids = {t.pk for t in waiting}
+    running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING)
+               if t.pk not in waiting_ids]
     context = {
         "waiting": waiting, "turns": turns, "running": running,
         "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
@@ -191,6 +194,7 @@ def submit_move(request, table_id: int):
     form = MoveForm(request.POST)
     error = notice = None
     recorded = False
+    done = None
     if not form.is_valid():
         error = _("That move could not be read.")
         if not request.htmx:
@@ -218,7 +222,13 @@ def submit_move(request, table_id: int):
                     notice = _("Your move was recorded.")
     if not recorded:
         presence.mark_present(table_id=table.pk, user=request.user)
-    table.refresh_from_db()
+    if done is not None and Table.objects.filter(pk=table.pk).values_list(
+            "seq", flat=True).first() == done.seq:
+        # Nothing happened since (a bot answering in this request would have): the row
+        # as the move wrote it under its lock, and the state it made, read no snapshot.
+        replay.adopt(table, done)
+    else:
+        table.refresh_from_db()
     if request.htmx:
         return render_live(request, table, error=error, notice=notice)
     if error:

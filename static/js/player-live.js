@@ -36,6 +36,8 @@
 
   function apply(data) {
     Object.keys(data.parts || {}).forEach(function (id) { swap(id, data.parts[id]); });
+    // What the page shows now: a reconnect says so and is sent nothing if it still holds.
+    if (data.seen && /^[0-9a-f]+$/.test(data.seen)) { path = path.split("?")[0] + "?seen=" + data.seen; }
     retitle(data.count || 0);
     notify(data.notify);
   }

@@ -4,6 +4,7 @@ dashboard lists and the notification, on the real channel layer."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -63,4 +64,44 @@ async def test_the_movers_own_pages_update_their_count_without_a_notice(running_
     await sync_to_async(play)(table.pk, 0, prefer="draw")
     pushed = json.loads(await comm.receive_from(timeout=10))
     assert pushed["count"] == 0 and pushed["notify"] is None
+    await comm.disconnect()
+
+
+def page_socket_path(user) -> str:
+    """The player socket's address as a page of `user` gives it (with what the page shows)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    html = client.get("/").content.decode()
+    return re.search(r'data-player-socket="([^"]+)"', html).group(1)
+
+
+async def test_a_page_that_connects_with_the_turns_it_shows_is_pushed_nothing(running_table):
+    table = running_table
+    mover = await sync_to_async(lambda: table.seats.get(position=0).user)()
+    path = await sync_to_async(page_socket_path)(mover)
+    assert path.startswith("/ws/me/?seen=")
+    comm = WebsocketCommunicator(application, path, headers=[
+        HOST, ORIGIN, (b"cookie", await sync_to_async(session_cookie)(mover))])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    assert await comm.receive_nothing(timeout=1.5)  # no redraw right after the page loads
+    await sync_to_async(play)(table.pk, 0, prefer="draw")  # a real change is still pushed
+    pushed = json.loads(await comm.receive_from(timeout=10))
+    assert pushed["count"] == 0 and pushed["seen"] != path.split("=")[1]
+    await comm.disconnect()
+
+
+async def test_a_page_that_shows_older_turns_is_sent_the_current_ones_on_connect(running_table):
+    table = running_table
+    waiter = await sync_to_async(lambda: table.seats.get(position=1).user)()
+    path = await sync_to_async(page_socket_path)(waiter)  # shows no table waiting on them
+    await sync_to_async(play)(table.pk, 0, prefer="draw")  # now one does
+    comm = WebsocketCommunicator(application, path, headers=[
+        HOST, ORIGIN, (b"cookie", await sync_to_async(session_cookie)(waiter))])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    pushed = json.loads(await comm.receive_from(timeout=10))
+    assert pushed["count"] == 1 and f"/tables/{table.pk}/" in pushed["parts"]["home-turns"]
     await comm.disconnect()
