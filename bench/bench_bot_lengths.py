@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine.botplay import DECISION_BOUNDS, bot_module, play  # noqa: E402
 
+FIRST = 0   # --first N: games N.. (split a run over processes)
 DEFAULT_GAMES = {"powerhouse": 2000, "gizmos": 200, "flaming-pyramids": 200}
 
 
@@ -47,14 +48,15 @@ def lengths(game: str, pairing: tuple[str, str], games: int, budget: int | None 
             choose = functools.partial(bot_module(game).choose, iterations=budget)
     start = time.perf_counter()
     n, hit = [], 0
-    for g in range(games):
+    for g in range(FIRST, FIRST + games):
         levels = list(pairing) if g % 2 == 0 else list(pairing[::-1])
         result = play(game, levels, 100_000 + g, bound=bound, choose=choose)
         n.append(result.decisions)
         hit += not result.finished
     n.sort()
     p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
-    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games: decisions median "
+    part = f" (games {FIRST}-{FIRST + games - 1})" if FIRST else ""
+    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games{part}: decisions median "
           f"{statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, "
           f"unfinished {hit} ({time.perf_counter() - start:.0f} s{note})", flush=True)
 
@@ -66,7 +68,9 @@ if __name__ == "__main__":
     parser.add_argument("--expert", action="store_true", help="pairings with the expert too")
     parser.add_argument("--only", help="only these pairings, a:b,c:d")
     parser.add_argument("--budget", type=int, help="the expert's iterations per decision")
+    parser.add_argument("--first", type=int, default=0, help="start at this game")
     args = parser.parse_args()
+    FIRST = args.first
     only = {tuple(p.split(":")) for p in args.only.split(",")} if args.only else None
     for game in ([args.game] if args.game else sorted(DECISION_BOUNDS)):
         chosen = pairings(game, expert=True) if only else pairings(game, args.expert)

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_bots.py [--games N] [--decisions N] [--game SLUG] [--players N]
         [--budget ITERATIONS] [--levels a,b] [--pairs a:b,c:d] [--ceiling FACTOR]
-        [--playout N] [--repeat N] [--no-times] [--no-strength]
+        [--playout N] [--repeat N] [--no-times] [--no-strength] [--progress N] [--first N]
 
 For each game it prints
 - random playout speed with the checked `apply` (legal moves generated each step),
@@ -19,6 +19,8 @@ For each game it prints
 expert.ITERATIONS, about a second a decision); it is printed with every figure
 that depends on it. --ceiling F adds expert at F times the budget against expert
 at the budget: where luck caps what any policy reaches, that match shows it.
+--first N plays games N.. of each match, so one match can be split over processes
+(disjoint seeds; the wins of the parts add up to the whole match's).
 Games come from games.engine.botplay (each decision seeded "<seed>:<seq>:<seat>",
 as a real table seeds its bot turns), so the figures repeat exactly.
 """
@@ -41,6 +43,7 @@ from games.engine.botplay import DECISION_BOUNDS, bot_module, play  # noqa: E402
 
 GAMES = ("powerhouse", "gizmos", "flaming-pyramids")
 PROGRESS = 0   # --progress N: a running tally every N games of a match
+FIRST = 0      # --first N: start at game N of each match (split a match over processes)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -175,7 +178,7 @@ def match(game: str, a: str, b: str, games: int, seed0: int, choose=None,
     """Row `a`'s wins against `b` over `games` seeded games, and the longest game's decisions."""
     wins = 0.0
     longest = 0
-    for g in range(games):
+    for g in range(FIRST, FIRST + games):
         levels = [a, b] if g % 2 == 0 else [b, a]
         me = levels.index(a)
         pick = choose
@@ -185,10 +188,11 @@ def match(game: str, a: str, b: str, games: int, seed0: int, choose=None,
         longest = max(longest, result.decisions)
         if result.winners:
             wins += (me in result.winners) / len(result.winners)
-        if PROGRESS and (g + 1) % PROGRESS == 0 and g + 1 < games:
-            lo, hi = wilson(wins, g + 1)
-            print(f"      ... {a} vs {b}: {wins:g}/{g + 1} = {wins / (g + 1):.0%} "
-                  f"[{lo:.0%}, {hi:.0%}] so far", flush=True)
+        done = g + 1 - FIRST
+        if PROGRESS and done % PROGRESS == 0 and done < games:
+            lo, hi = wilson(wins, done)
+            print(f"      ... {a} vs {b}: {wins:g}/{done} = {wins / done:.0%} "
+                  f"[{lo:.0%}, {hi:.0%}] so far (games {FIRST}-{g})", flush=True)
     return wins, longest
 
 
@@ -247,15 +251,16 @@ def multi(game: str, players: int, games: int, budget: int | None = None, levels
             continue
         wins = 0.0
         t0 = time.perf_counter()
-        for g in range(games):
+        for g in range(FIRST, FIRST + games):
             seats = ["fast"] * players
             me = g % players
             seats[me] = level
             result = play(game, seats, 300_000 + g, choose=choose)
             if result.winners:
                 wins += (me in result.winners) / len(result.winners)
-            if PROGRESS and (g + 1) % PROGRESS == 0 and g + 1 < games:
-                print(f"      ... {level}: {wins:g}/{g + 1} so far", flush=True)
+            if PROGRESS and (g + 1 - FIRST) % PROGRESS == 0 and g + 1 - FIRST < games:
+                print(f"      ... {level}: {wins:g}/{g + 1 - FIRST} so far (games {FIRST}-{g})",
+                      flush=True)
         lo, hi = wilson(wins, games)
         print(f"    {level:>6}: {wins:g}/{games} = {wins / games:.0%} [{lo:.0%}, {hi:.0%}]; "
               f"fair share {1 / players:.0%}, ratio {wins / games * players:.2f} "
@@ -290,8 +295,11 @@ if __name__ == "__main__":
     parser.add_argument("--no-playout", action="store_true", help="skip the playout speed")
     parser.add_argument("--progress", type=int, default=0,
                         help="print a running tally every N games of a match")
+    parser.add_argument("--first", type=int, default=0,
+                        help="start each match at this game (seeds and starts as in one run)")
     args = parser.parse_args()
     PROGRESS = args.progress
+    FIRST = args.first
     for game in [args.game] if args.game else GAMES:
         print(f"{game} (python {sys.version.split()[0]}, one process)", flush=True)
         if not args.no_playout:

@@ -24,9 +24,14 @@ from __future__ import annotations
 
 from .rules import RULES, game
 from .rules.pieces import (
-    COLOR_INDEX, COLORS, NC, NS, NTYPES, TYPE_INDEX, TYPE_NAMES, batteries, is_protected,
-    position_key, tidx,
+    COLOR_INDEX, COLORS, COPIES, NC, NS, NTYPES, TYPE_INDEX, TYPE_NAMES, batteries, is_clean,
+    is_protected, position_key, tidx,
 )
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15   # games.engine.rng's SplitMix64, inlined for the draws
+_LIMIT = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, NC * COPIES + 1)]
+_KIND_BASE = {k: z * NC for z, k in enumerate(game.DRAW_KINDS[:NS])}
 
 _DRAW = tuple({"type": "draw", "kind": k} for k in game.DRAW_KINDS)
 _FIRE = tuple({"type": "fire", "piece": TYPE_NAMES[t]} for t in range(NTYPES))
@@ -162,7 +167,59 @@ class PowerhouseSimulator:
         return moves
 
     def play(self, s: dict, seat: int, move: dict) -> None:
-        game._HANDLERS[move["type"]](s, seat, move)
+        kind = move["type"]
+        if kind == "draw":
+            _draw(s, seat, move["kind"])
+        elif kind == "end":
+            _end(s)
+        elif kind == "fire":
+            s["pending"] = {"action": "fire", "stage": "give", "piece": move["piece"]}
+        else:
+            game._HANDLERS[kind](s, seat, move)
+
+
+def _draw(s: dict, seat: int, kind: str) -> None:
+    """game._move_draw without the log, with the generator's draw inlined (same numbers)."""
+    if kind == "die":
+        game._start_meltdown(s, seat)
+        return
+    base = _KIND_BASE[kind]
+    bag = s["bag"]
+    total = bag[base] + bag[base + 1] + bag[base + 2] + bag[base + 3] + bag[base + 4]
+    limit = _LIMIT[total]
+    state = s["rng"]
+    while True:   # Rng.weighted over the size's row: randbelow(total) by rejection
+        state = (state + _GAMMA) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            break
+    s["rng"] = state
+    r = z % total
+    t = base
+    while r >= bag[t]:
+        r -= bag[t]
+        t += 1
+    bag[t] -= 1
+    net = s["networks"][seat]
+    net[t] += 1
+    game._restamp(s, seat, base // NC)
+    if is_clean(net) or any(is_clean(n) for n in s["networks"]):
+        if game._check_win(s, seat):
+            return
+    s["phase"] = "reaction"
+    if not game._maybe_auto_end(s):
+        s["positions"] = [position_key(s["networks"])]
+
+
+def _end(s: dict) -> None:
+    """game._next_turn after an `end` move, without the log."""
+    s["phase"] = "draw"
+    s["pending"] = None
+    s["positions"] = []
+    s["active"] = game.next_seat(s, s["active"])
+    s["turn"] += 1
 
 
 SIMULATOR = PowerhouseSimulator()
