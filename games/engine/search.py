@@ -18,6 +18,11 @@ without them the adapter's rules and `step` are used as before.
 The budget is in iterations, never in seconds, and the only randomness is the
 generator passed in (seeded from the table, the decision's seq and the seat),
 so a replayed turn chooses the same move on any machine and any load.
+
+An adapter with `prior_margin` lists its own policy's move first among the
+candidates, and the search keeps that move unless another's mean result beats it by
+more than the margin over the square root of the visits (see `_with_prior`); without
+it the most-tried move is chosen, as before.
 """
 
 from __future__ import annotations
@@ -104,8 +109,24 @@ def _choose_simulated(adapter, sim, view: dict, cands: list[dict], me: int, rng:
         sim.play(state, me, cands[i])
         totals[i] += _sim_rollout(adapter, sim, state, me, rng)
         visits[i] += 1
-    best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
-    return cands[best]
+    margin = getattr(adapter, "prior_margin", None)
+    if margin is None:
+        best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
+        return cands[best]
+    return cands[_with_prior(visits, totals, margin)]
+
+
+def _with_prior(visits: list[int], totals: list[float], margin: float) -> int:
+    """The best mean, but the first candidate (the adapter's own policy's move) keeps the
+    decision unless another beats it by more than `margin` / sqrt(fewer visits): with few
+    iterations the search cannot tell noise from a better move, and then the policy's
+    judgement is the better bet; with many, the search decides."""
+    means = [totals[k] / visits[k] if visits[k] else 0.0 for k in range(len(visits))]
+    best = max(range(len(visits)), key=lambda k: (means[k], visits[k], -k))
+    if best == 0 or not visits[0]:
+        return best
+    need = margin / math.sqrt(min(visits[0], visits[best]))
+    return best if means[best] - means[0] > need else 0
 
 
 def _sim_rollout(adapter, sim, state, me: int, rng: Rng) -> float:

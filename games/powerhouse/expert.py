@@ -7,7 +7,9 @@ iteration clones that state (games/powerhouse/sim.py) with a new generator state
 drawn from the decision's Rng. games.engine.search picks a root move by UCB1, plays
 it and then ROLLOUT_DECISIONS more decisions with the fast policy for every seat on
 the simulator, and scores the end (a win 1, a loss 0, unfinished: the strong bot's
-threat-aware score, squashed).
+threat-aware score, squashed). The strong bot's move is the first candidate and is
+kept unless another beats its mean result by PRIOR_MARGIN / sqrt(visits): few
+iterations cannot tell a better move from noise.
 
 ITERATIONS is calibrated so a decision takes about a second on one quiet core of
 these machines: `bench/bench_bots.py --game powerhouse --levels expert` prints the
@@ -27,6 +29,7 @@ from .sim import SIMULATOR
 ITERATIONS = 500        # per decision at BOT_EXPERT_BUDGET = 1 (see the docstring)
 ROLLOUT_DECISIONS = 12
 CANDIDATES = 10
+PRIOR_MARGIN = 0.25     # how clearly a move must beat the strong bot's (games.engine.search)
 
 
 class _Adapter:
@@ -57,12 +60,17 @@ class _Adapter:
     def evaluate(self, state, me):
         return search.squash(bot.evaluate(state, me, threats=True), 4.0)
 
+    prior_margin = PRIOR_MARGIN
+
     def candidates(self, view, legal):
-        if len(legal) <= CANDIDATES:
-            return legal
+        """The strong bot's move first (the search keeps it unless clearly beaten), then
+        the fast bot's, then the rest in the rules' order."""
         state = state_from_view(view, 0)
-        first = bot._choose_fast(state, view["you"]["seat"], legal)
-        return [first] + [m for m in legal if m != first][:CANDIDATES - 1]
+        seat = view["you"]["seat"]
+        first = bot._choose_strong(state, seat, legal, bot.MAX_LEAVES)
+        fast = bot._choose_fast(state, seat, legal)
+        ordered = [first] + ([fast] if fast != first else [])
+        return (ordered + [m for m in legal if m not in ordered])[:CANDIDATES]
 
 
 ADAPTER = _Adapter()
