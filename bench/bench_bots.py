@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_bots.py [--games N] [--decisions N] [--game SLUG] [--players N]
         [--budget ITERATIONS] [--levels a,b] [--pairs a:b,c:d] [--ceiling FACTOR]
         [--playout N] [--repeat N] [--no-times] [--no-strength] [--progress N] [--first N]
+    .venv/bin/python bench/bench_bots.py --combine OUTPUT...
 
 For each game it prints
 - random playout speed with the checked `apply` (legal moves generated each step),
@@ -20,7 +21,8 @@ expert.ITERATIONS, about a second a decision); it is printed with every figure
 that depends on it. --ceiling F adds expert at F times the budget against expert
 at the budget: where luck caps what any policy reaches, that match shows it.
 --first N plays games N.. of each match, so one match can be split over processes
-(disjoint seeds; the wins of the parts add up to the whole match's).
+(disjoint seeds; the wins of the parts add up to the whole match's); --combine
+OUTPUT... adds up the parts' printed results and prints the totals with their interval.
 Games come from games.engine.botplay (each decision seeded "<seed>:<seq>:<seat>",
 as a real table seeds its bot turns), so the figures repeat exactly.
 """
@@ -32,6 +34,7 @@ import functools
 import importlib
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -268,6 +271,39 @@ def multi(game: str, players: int, games: int, budget: int | None = None, levels
               flush=True)
 
 
+_RESULT = re.compile(r"^\s+(\w+) vs (\w+)\s+([\d.]+)/(\d+) = ")
+_MULTI = re.compile(r"^\s+(\w+): ([\d.]+)/(\d+) = .*fair share (\d+) %")
+
+
+def combine(paths: list[str]) -> None:
+    """Add up the final lines of matches split with --first (their outputs in `paths`)."""
+    pairs: dict = {}
+    shares: dict = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if "so far" in line:
+                    continue
+                m = _RESULT.match(line)
+                if m:
+                    key = (m[1], m[2])
+                    w, n = pairs.get(key, (0.0, 0))
+                    pairs[key] = (w + float(m[3]), n + int(m[4]))
+                m = _MULTI.match(line)
+                if m:
+                    w, n, _ = shares.get(m[1], (0.0, 0, 0))
+                    shares[m[1]] = (w + float(m[2]), n + int(m[3]), int(m[4]))
+    print(f"  combined from {len(paths)} outputs:")
+    for (a, b), (w, n) in sorted(pairs.items()):
+        lo, hi = wilson(w, n)
+        print(f"    {a:>6} vs {b:<6} {w:g}/{n} = {w / n:.1%} [{lo:.1%}, {hi:.1%}]")
+    for level, (w, n, share) in sorted(shares.items()):
+        lo, hi = wilson(w, n)
+        players = round(100 / share)
+        print(f"    {level:>6}: {w:g}/{n} = {w / n:.1%} [{lo:.1%}, {hi:.1%}]; fair share {share} %, "
+              f"ratio {w / n * players:.2f} [{lo * players:.2f}, {hi * players:.2f}]")
+
+
 def _pairs(text: str | None):
     if not text:
         return None
@@ -295,11 +331,16 @@ if __name__ == "__main__":
     parser.add_argument("--no-playout", action="store_true", help="skip the playout speed")
     parser.add_argument("--progress", type=int, default=0,
                         help="print a running tally every N games of a match")
+    parser.add_argument("--combine", nargs="+", metavar="OUTPUT",
+                        help="only add up the results in these outputs of split matches")
     parser.add_argument("--first", type=int, default=0,
                         help="start each match at this game (seeds and starts as in one run)")
     args = parser.parse_args()
     PROGRESS = args.progress
     FIRST = args.first
+    if args.combine:
+        combine(args.combine)
+        sys.exit(0)
     for game in [args.game] if args.game else GAMES:
         print(f"{game} (python {sys.version.split()[0]}, one process)", flush=True)
         if not args.no_playout:
