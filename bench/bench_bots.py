@@ -272,7 +272,7 @@ def multi(game: str, players: int, games: int, budget: int | None = None, levels
 
 
 _RESULT = re.compile(r"^\s+(\w+) vs (\w+)\s+([\d.]+)/(\d+) = ")
-_MULTI = re.compile(r"^\s+(\w+): ([\d.]+)/(\d+) = .*fair share (\d+) %")
+_MULTI = re.compile(r"^\s+(\w+): ([\d.]+)/(\d+) = .*fair share (\d+) ?%")
 
 
 def combine(paths: list[str]) -> None:
