@@ -1,12 +1,16 @@
 """How long bot-vs-bot games run, against each game's decision bound. Not a test.
 
     .venv/bin/python bench/bench_bot_lengths.py [--games N] [--game SLUG]
+        [--expert] [--only a:b,c:d] [--budget ITERATIONS]
 
 Plays N seeded 2-player games per pairing of bot levels (default 2,000 for
 Powerhouse, 200 for the slower games), seats alternating, and prints per pairing
 the median, p99 and max decisions and how many games hit the bound
 (games.engine.botplay.DECISION_BOUNDS). Uniformly random Powerhouse players
 rarely build a clean powerhouse, so random-vs-random is not a bot pairing here.
+The expert is in the pairings with --expert (or named in --only); it is dear, so
+its games are usually played at a reduced --budget (iterations per decision),
+printed with the line.
 """
 
 from __future__ import annotations
@@ -16,41 +20,61 @@ import os
 import statistics
 import sys
 import time
+import functools
+import importlib
 from itertools import combinations_with_replacement
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine.botplay import DECISION_BOUNDS, bot_module, play  # noqa: E402
 
+FIRST = 0   # --first N: games N.. (split a run over processes)
 DEFAULT_GAMES = {"powerhouse": 2000, "gizmos": 200, "flaming-pyramids": 200}
 
 
-def pairings(game: str) -> list[tuple[str, str]]:
-    levels = [lv for lv in bot_module(game).LEVELS if lv != "expert"]
+def pairings(game: str, expert: bool = False) -> list[tuple[str, str]]:
+    levels = [lv for lv in bot_module(game).LEVELS if expert or lv != "expert"]
     return [p for p in combinations_with_replacement(levels, 2) if p != ("random", "random")]
 
 
-def lengths(game: str, pairing: tuple[str, str], games: int) -> None:
+def lengths(game: str, pairing: tuple[str, str], games: int, budget: int | None = None) -> None:
     bound = DECISION_BOUNDS[game]
+    choose = None
+    note = ""
+    if "expert" in pairing:
+        default = importlib.import_module(f"games.{game.replace('-', '_')}.expert").ITERATIONS
+        note = f"; expert budget {budget or default} iterations/decision"
+        if budget:
+            choose = functools.partial(bot_module(game).choose, iterations=budget)
     start = time.perf_counter()
     n, hit = [], 0
-    for g in range(games):
+    for g in range(FIRST, FIRST + games):
         levels = list(pairing) if g % 2 == 0 else list(pairing[::-1])
-        result = play(game, levels, 100_000 + g, bound=bound)
+        result = play(game, levels, 100_000 + g, bound=bound, choose=choose)
         n.append(result.decisions)
         hit += not result.finished
     n.sort()
     p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
-    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games: decisions median "
+    part = f" (games {FIRST}-{FIRST + games - 1})" if FIRST else ""
+    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games{part}: decisions median "
           f"{statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, "
-          f"unfinished {hit} ({time.perf_counter() - start:.0f} s)", flush=True)
+          f"unfinished {hit} ({time.perf_counter() - start:.0f} s{note})", flush=True)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int)
     parser.add_argument("--game", choices=sorted(DECISION_BOUNDS))
+    parser.add_argument("--expert", action="store_true", help="pairings with the expert too")
+    parser.add_argument("--only", help="only these pairings, a:b,c:d")
+    parser.add_argument("--budget", type=int, help="the expert's iterations per decision")
+    parser.add_argument("--first", type=int, default=0, help="start at this game")
     args = parser.parse_args()
+    FIRST = args.first
+    only = {tuple(p.split(":")) for p in args.only.split(",")} if args.only else None
     for game in ([args.game] if args.game else sorted(DECISION_BOUNDS)):
-        for pairing in pairings(game):
-            lengths(game, pairing, args.games or DEFAULT_GAMES[game])
+        chosen = pairings(game, expert=True) if only else pairings(game, args.expert)
+        for pairing in chosen:
+            if only is not None and pairing not in only and pairing[::-1] not in only:
+                continue
+            lengths(game, pairing, args.games or DEFAULT_GAMES[game], args.budget)

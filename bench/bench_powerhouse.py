@@ -1,12 +1,18 @@
 """Powerhouse benchmark: random-playout speed and bot decision times. Not a test.
 
     .venv/bin/python bench/bench_powerhouse.py [--quick]
+    .venv/bin/python bench/bench_powerhouse.py --apply-check [RUNS]
 
 Uniformly random Powerhouse games are very long (random players rarely build a
 clean powerhouse), so the playout figures run a fixed number of decisions from
 fresh games at every player count rather than whole games. Bot games are played
 whole: how long fast-vs-fast and strong-vs-strong games run, in decisions and in
 draw turns (a person at a table waits through the turns).
+
+--apply-check times 2-player random playouts (20,000 decisions a run, RUNS runs of
+each, alternating so a change in the machine's load hits all three alike) with the
+checked `apply` as it was (the submitted move looked up in the generated legal
+list), as it is (`game.check_move`), and through the bots' simulator (sim.py).
 """
 
 from __future__ import annotations
@@ -21,6 +27,40 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.engine import Rng  # noqa: E402
 from games.powerhouse import bot  # noqa: E402
 from games.powerhouse.rules import RULES, game  # noqa: E402
+
+
+def apply_check(runs: int) -> None:
+    """The checked apply before and after the direct move check, and the simulator."""
+    sys.argv = sys.argv[:1]
+    from bench.bench_bots import _checked_run, _sim_run, simulator
+    from games.engine import IllegalMove, require_move_dict
+    from games.powerhouse.rules import PowerhouseRules
+
+    current = PowerhouseRules.apply
+
+    def listed_apply(self, state, seat, move):   # the checked apply before the direct check
+        self.require_seat(state, seat, state["players"])
+        require_move_dict(move, game.MOVE_TYPES)
+        move = game.find_legal(game.legal_moves(state, seat), move)
+        if move is None:
+            raise IllegalMove("That move is not allowed now.", code="illegal")
+        new = game.copy_state(state)
+        game.play(new, seat, move)
+        return new
+
+    sim = simulator("powerhouse")
+    res = {"checked apply, legal list (before)": [], "checked apply, check_move (now)": [],
+           "simulator": []}
+    for _ in range(runs):
+        PowerhouseRules.apply = listed_apply
+        res["checked apply, legal list (before)"].append(_checked_run("powerhouse", 20_000))
+        PowerhouseRules.apply = current
+        res["checked apply, check_move (now)"].append(_checked_run("powerhouse", 20_000))
+        res["simulator"].append(_sim_run("powerhouse", sim, 20_000))
+    PowerhouseRules.apply = current
+    for label, v in res.items():
+        print(f"{label:36} best {max(v):,.0f} decisions/s (runs {', '.join(f'{x:,.0f}' for x in v)})")
+    print("load average", " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 def playout_speed(decisions_per_count: int) -> None:
@@ -116,6 +156,10 @@ def bot_times(games: int) -> None:
 
 
 if __name__ == "__main__":
+    if "--apply-check" in sys.argv:
+        i = sys.argv.index("--apply-check")
+        apply_check(int(sys.argv[i + 1]) if len(sys.argv) > i + 1 else 3)
+        sys.exit(0)
     quick = "--quick" in sys.argv
     playout_speed(2_000 if quick else 20_000)
     random_game_lengths(2 if quick else 8)

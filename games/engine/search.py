@@ -8,9 +8,21 @@ for every seat (each deciding from its own view of the sampled state), and
 scores the end (a win 1, a loss 0, unfinished: `adapter.evaluate`, in 0..1).
 The most-tried root move is chosen.
 
+A game may give its adapter a simulator (`adapter.sim`, the game's
+`games.<pkg>.sim.SIMULATOR`: clone, to_move, legal_moves, play in place without
+checks, outcome) and a sampler (`adapter.sampler(view)`: a function from a
+generator to a fresh determinized simulator state, so the view is read once per
+decision rather than once per iteration). Rollouts then run on the simulator;
+without them the adapter's rules and `step` are used as before.
+
 The budget is in iterations, never in seconds, and the only randomness is the
 generator passed in (seeded from the table, the decision's seq and the seat),
 so a replayed turn chooses the same move on any machine and any load.
+
+An adapter with `prior_margin` lists its own policy's move first among the
+candidates, and the search keeps that move unless another's mean result beats it by
+more than the margin over the square root of the visits (see `_with_prior`); without
+it the most-tried move is chosen, as before.
 """
 
 from __future__ import annotations
@@ -42,6 +54,9 @@ def choose(adapter: Adapter, view: dict, legal: list[dict], me: int, rng: Rng,
     cands = adapter.candidates(view, legal)
     if len(cands) == 1:
         return cands[0]
+    sim = getattr(adapter, "sim", None)
+    if sim is not None:
+        return _choose_simulated(adapter, sim, view, cands, me, rng, iterations)
     rules = adapter.rules
     n = len(cands)
     visits = [0] * n
@@ -64,6 +79,72 @@ def choose(adapter: Adapter, view: dict, legal: list[dict], me: int, rng: Rng,
         totals[i] += value
     best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
     return cands[best]
+
+
+def _ucb_pick(it: int, visits: list[int], totals: list[float]) -> int:
+    n = len(visits)
+    if it < n:
+        return it
+    c_log = UCB_C * UCB_C * math.log(it)
+    best, best_value = 0, -1.0
+    for k in range(n):
+        v = visits[k]
+        value = totals[k] / v + math.sqrt(c_log / v)
+        if value > best_value:
+            best, best_value = k, value
+    return best
+
+
+def _choose_simulated(adapter, sim, view: dict, cands: list[dict], me: int, rng: Rng,
+                      iterations: int) -> dict:
+    """`choose` with the rollouts on the game's simulator."""
+    sampler = adapter.sampler(view) if hasattr(adapter, "sampler") else (
+        lambda r: adapter.determinize(view, r))
+    n = len(cands)
+    visits = [0] * n
+    totals = [0.0] * n
+    for it in range(max(iterations, n)):
+        i = _ucb_pick(it, visits, totals)
+        state = sampler(rng)
+        sim.play(state, me, cands[i])
+        totals[i] += _sim_rollout(adapter, sim, state, me, rng)
+        visits[i] += 1
+    margin = getattr(adapter, "prior_margin", None)
+    if margin is None:
+        best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
+        return cands[best]
+    return cands[_with_prior(visits, totals, margin)]
+
+
+def _with_prior(visits: list[int], totals: list[float], margin: float) -> int:
+    """The best mean, but the first candidate (the adapter's own policy's move) keeps the
+    decision unless another beats it by more than `margin` / sqrt(fewer visits): with few
+    iterations the search cannot tell noise from a better move, and then the policy's
+    judgement is the better bet; with many, the search decides."""
+    means = [totals[k] / visits[k] if visits[k] else 0.0 for k in range(len(visits))]
+    best = max(range(len(visits)), key=lambda k: (means[k], visits[k], -k))
+    if best == 0 or not visits[0]:
+        return best
+    need = margin / math.sqrt(min(visits[0], visits[best]))
+    return best if means[best] - means[0] > need else 0
+
+
+def _sim_rollout(adapter, sim, state, me: int, rng: Rng) -> float:
+    policy = adapter.rollout_move
+    for _ in range(adapter.rollout_decisions):
+        owing = sim.to_move(state)
+        if not owing:
+            break
+        seat = min(owing)
+        legal = sim.legal_moves(state, seat)
+        if not legal:
+            break
+        sim.play(state, seat, legal[0] if len(legal) == 1 else policy(state, seat, legal, rng))
+    outcome = sim.outcome(state)
+    if outcome is not None:
+        winners = outcome.get("winners", [])
+        return (1.0 / len(winners)) if me in winners else 0.0
+    return adapter.evaluate(state, me)
 
 
 def _rollout(adapter, rules, state, me: int, rng: Rng) -> float:

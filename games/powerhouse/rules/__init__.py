@@ -52,7 +52,7 @@ class PowerhouseRules(Rules):
         """The state after `seat` makes `move`; IllegalMove for anything not legal."""
         self.require_seat(state, seat, state["players"])
         require_move_dict(move, game.MOVE_TYPES)
-        move = game.find_legal(game.legal_moves(state, seat), move)
+        move = game.check_move(state, seat, move)   # the legal entry, found without listing all
         if move is None:
             raise IllegalMove(_("That move is not allowed now."), code="illegal")
         new = game.copy_state(state)

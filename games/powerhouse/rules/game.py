@@ -70,8 +70,13 @@ def _blind_pick(bag: list[int], size: int, rng: Rng) -> int:
 
 
 def _log(s: dict, entry: dict) -> None:
-    """Append a public log entry, dropping the oldest beyond twice LOG_KEEP."""
+    """Append a public log entry, dropping the oldest beyond twice LOG_KEEP.
+
+    A state whose log is None (the bots' simulator, games/powerhouse/sim.py) keeps none.
+    """
     log = s["log"]
+    if log is None:
+        return
     log.append(entry)
     s["log_count"] += 1
     if len(log) > 2 * LOG_KEEP:
@@ -144,6 +149,105 @@ def find_legal(moves: list[dict], move) -> dict | None:
                 k in move and type(move[k]) is type(v) and move[k] == v for k, v in cand.items()):
             return cand
     return None
+
+
+_MOVE_FIELDS = {"draw": ("kind", str), "fire": ("piece", str), "battery": ("color", str),
+                "dump": ("piece", str), "discard": ("piece", str), "transform": ("piece", str),
+                "take": ("piece", str), "give": ("to", int), "end": None, "stop": None,
+                "vapor": None}
+
+
+def check_move(s: dict, seat: int, move) -> dict | None:
+    """`move` as the legal entry `find_legal(legal_moves(s, seat), move)` would return, or None.
+
+    The same answer without generating every legal move: the move's shape (its keys and
+    their exact types, True is not 1) first, then only the rule that could allow it.
+    tests/powerhouse/test_sim.py checks the two agree on every move of many positions.
+    """
+    if not isinstance(move, dict):
+        return None
+    kind = move.get("type")
+    if type(kind) is not str or kind not in _MOVE_FIELDS:
+        return None
+    field = _MOVE_FIELDS[kind]
+    if field is None:
+        if len(move) != 1:
+            return None
+        value = None
+    else:
+        key, typ = field
+        if len(move) != 2 or key not in move or type(move[key]) is not typ:
+            return None
+        value = move[key]
+    if not _allowed(s, seat, kind, value):
+        return None
+    return {"type": kind} if field is None else {"type": kind, field[0]: value}
+
+
+def _allowed(s: dict, seat: int, kind: str, value) -> bool:
+    """Whether the move of `kind` naming `value` is among legal_moves(s, seat)."""
+    phase = s["phase"]
+    if phase == "over":
+        return False
+    if kind in ("fire", "battery", "dump", "discard", "transform", "take"):
+        if kind == "battery":
+            if value not in COLOR_INDEX:
+                return False
+        elif value not in TYPE_INDEX:
+            return False
+    if phase == "meltdown":
+        return (kind == "discard" and s["meltdown"]["owed"][seat] > 0
+                and s["networks"][seat][TYPE_INDEX[value]] > 0)
+    if seat != s["active"]:
+        return False
+    if phase == "draw":
+        return kind == "draw" and {"type": "draw", "kind": value} in _draw_moves(s, seat)
+    net = s["networks"][seat]
+    pending = s["pending"]
+    if pending is None:
+        if kind == "fire":
+            return net[TYPE_INDEX[value]] >= 2
+        if kind == "battery":
+            return COLOR_INDEX[value] in batteries(net)
+        second = second_powerhouse_size(s, seat)
+        if kind == "dump":
+            return second is not None and size_of(TYPE_INDEX[value]) == second
+        return kind == "end" and second is None and 2 not in net
+    action, stage = pending["action"], pending.get("stage")
+    if action == "dump":
+        if kind == "stop":
+            return True
+        if kind != "dump":
+            return False
+        t = TYPE_INDEX[value]
+        return size_of(t) == pending["size"] and COLORS[color_of(t)] not in pending["dumped"]
+    if stage == "give":
+        return (kind == "give" and 0 <= value < s["players"] and value != seat
+                and value not in (s.get("gone") or []))
+    if stage == "take":
+        if kind == "vapor":
+            return True
+        return kind == "take" and _take_allowed(s, seat, pending, TYPE_INDEX[value])
+    t = TYPE_INDEX[value] if kind in ("discard", "transform") else None
+    if t is None or color_of(t) != COLOR_INDEX[pending["color"]]:
+        return False
+    if stage == "discard":
+        return kind == "discard"
+    return kind == "transform" and size_of(t) != pending["discarded"] and net[t] > 0
+
+
+def _take_allowed(s: dict, seat: int, pending: dict, t: int) -> bool:
+    """The take of `t` is legal (see _take_moves)."""
+    theirs = s["networks"][pending["to"]]
+    mine = s["networks"][seat]
+    if theirs[t] - (1 if t == TYPE_INDEX[pending["piece"]] else 0) <= 0 or is_protected(theirs, t):
+        return False
+    theirs[t] -= 1
+    mine[t] += 1
+    repeat = position_key(s["networks"]) in s["positions"]
+    theirs[t] += 1
+    mine[t] -= 1
+    return not repeat
 
 
 def legal_moves(s: dict, seat: int) -> list[dict]:
