@@ -9,9 +9,10 @@
 
 - speed: random playouts at 2 players (uniform random legal moves), decisions per
   second through the checked rules (`legal_moves` + `apply`) and through the
-  simulator (`sim.SIMULATOR`), best of --runs runs, with `uptime` (the machine is
-  shared: figures read low under load).
-- times: the expert's seconds per decision (mean, p99, max) and per iteration in
+  simulator (`sim.SIMULATOR`), best of --runs runs, by the wall clock and per CPU
+  second of this process (`time.process_time`), with `uptime`: on a shared machine
+  the wall-clock figures read low under load, the CPU-second ones much less so.
+- times: the expert's seconds per decision (mean, p99, max; wall clock and CPU time) and per iteration in
   2-player games against fast bots, at --budget iterations (default expert.ITERATIONS).
 - match: A against B at 2 players over --games seeded games, starts alternating,
   the row's share of wins with a 95 % Wilson interval; the expert plays at --budget.
@@ -51,7 +52,7 @@ def _checked(decisions):
     done, seed = 0, 1
     state = RULES.new_game(players=2, seed=seed)
     chooser = Rng.from_seed(seed)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while done < decisions:
         if RULES.outcome(state) is not None:
             seed += 1
@@ -60,7 +61,7 @@ def _checked(decisions):
         seat = min(RULES.to_move(state))
         state = RULES.apply(state, seat, chooser.choice(RULES.legal_moves(state, seat)))
         done += 1
-    return done / (time.perf_counter() - start)
+    return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
 
 def _simulated(decisions):
@@ -68,7 +69,7 @@ def _simulated(decisions):
     done, seed = 0, 1
     state = sim.from_rules(RULES.new_game(players=2, seed=seed))
     chooser = Rng.from_seed(seed)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while done < decisions:
         if S.outcome(state) is not None:
             seed += 1
@@ -77,21 +78,24 @@ def _simulated(decisions):
         seat = min(S.to_move(state))
         S.play(state, seat, chooser.choice(S.legal_moves(state, seat)))
         done += 1
-    return done / (time.perf_counter() - start)
+    return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
 
 def speed(runs, decisions):
     print(f"random playouts, 2 players, best of {runs} runs of {decisions:,} decisions; {uptime()}")
-    checked = max(_checked(decisions) for _ in range(runs))
-    simulated = max(_simulated(decisions) for _ in range(runs))
-    print(f"  checked rules (legal_moves + apply): {checked:,.0f} decisions/s")
-    print(f"  simulator (sim.SIMULATOR):           {simulated:,.0f} decisions/s "
-          f"({simulated / checked:.1f}x)")
+    checked = [_checked(decisions) for _ in range(runs)]
+    simulated = [_simulated(decisions) for _ in range(runs)]
+    for name, rates in (("checked rules (legal_moves + apply)", checked),
+                        ("simulator (sim.SIMULATOR)          ", simulated)):
+        wall, cpu = max(r[0] for r in rates), max(r[1] for r in rates)
+        print(f"  {name}: {wall:,.0f} decisions/s wall clock, {cpu:,.0f} per CPU second")
+    print(f"  simulator / checked: {max(r[1] for r in simulated) / max(r[1] for r in checked):.1f}x "
+          f"per CPU second")
     print(f"  {uptime()}", flush=True)
 
 
 def times(budget, decisions):
-    spent = []
+    spent, cpus = [], []
     g = 0
     while len(spent) < decisions:
         seed = 5_000 + g
@@ -104,20 +108,25 @@ def times(budget, decisions):
             legal = RULES.legal_moves(state, seat)
             view = RULES.view(state, seat)
             level = "expert" if seat == me else "fast"
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             move = bot.choose(view, legal, level=level, rng=Rng.from_seed(f"{seed}:{n}:{seat}"),
                               iterations=budget)
-            took = time.perf_counter() - t0
+            took, cpu = time.perf_counter() - t0, time.process_time() - c0
             if seat == me and len(legal) > 1:
                 spent.append(took)
+                cpus.append(cpu)
             state = RULES.apply(state, seat, move)
         g += 1
     spent.sort()
+    cpus.sort()
     p99 = spent[min(len(spent) - 1, int(len(spent) * 0.99))]
     mean = statistics.mean(spent)
     print(f"expert at {budget} iterations per decision, {len(spent)} decisions against fast: "
           f"mean {mean * 1000:,.1f} ms, p99 {p99 * 1000:,.1f} ms, max {spent[-1] * 1000:,.1f} ms, "
-          f"{mean / budget * 1e6:,.0f} us per iteration; {uptime()}", flush=True)
+          f"{mean / budget * 1e6:,.0f} us per iteration (wall clock); CPU time: mean "
+          f"{statistics.mean(cpus) * 1000:,.1f} ms, p99 {cpus[min(len(cpus) - 1, int(len(cpus) * 0.99))] * 1000:,.1f} ms, "
+          f"max {cpus[-1] * 1000:,.1f} ms, {statistics.mean(cpus) / budget * 1e6:,.0f} us per iteration; "
+          f"{uptime()}", flush=True)
 
 
 def _choose(budget):
