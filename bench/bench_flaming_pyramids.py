@@ -133,7 +133,7 @@ def _choose(budget):
     return functools.partial(bot.choose, iterations=budget)
 
 
-def match(a, b, budget, games, first):
+def match(a, b, budget, games, first, progress=False):
     wins = 0.0
     start = time.perf_counter()
     for g in range(games):
@@ -142,6 +142,8 @@ def match(a, b, budget, games, first):
         result = play(GAME, levels, 200_000 + first + g, choose=_choose(budget))
         if result.winners:
             wins += (me in result.winners) / len(result.winners)
+        if progress:
+            print(f"  after {g + 1} games: {wins:g}", flush=True)
     lo, hi = wilson(wins, games)
     print(f"{a} vs {b}, 2 players, expert budget {budget} iterations, games {first}..{first + games - 1} "
           f"(seeds from 200,000), starts alternating: {wins:g}/{games} = {wins / games:.0%} "
@@ -149,7 +151,7 @@ def match(a, b, budget, games, first):
           flush=True)
 
 
-def multi(level, players, budget, games, first):
+def multi(level, players, budget, games, first, progress=False):
     wins = 0.0
     for g in range(first, first + games):
         levels = ["fast"] * players
@@ -158,13 +160,15 @@ def multi(level, players, budget, games, first):
         result = play(GAME, levels, 300_000 + g, choose=_choose(budget))
         if result.winners:
             wins += (me in result.winners) / len(result.winners)
+        if progress:
+            print(f"  after game {g}: {wins:g}", flush=True)
     lo, hi = wilson(wins, games)
     print(f"{level} against {players - 1} fast bots, expert budget {budget}, games {first}..{first + games - 1}, "
           f"seat rotating: {wins:g}/{games} = {wins / games:.0%} [95 % Wilson {lo:.0%}, {hi:.0%}]; "
           f"fair share {1 / players:.0%}, ratio {wins / games * players:.2f}", flush=True)
 
 
-def lengths(a, b, budget, games, first):
+def lengths(a, b, budget, games, first, progress=False):
     bound = DECISION_BOUNDS[GAME]
     n, hit = [], 0
     for g in range(first, first + games):
@@ -172,6 +176,8 @@ def lengths(a, b, budget, games, first):
         result = play(GAME, levels, 100_000 + g, bound=bound, choose=_choose(budget))
         n.append(result.decisions)
         hit += not result.finished
+        if progress:
+            print(f"  game {g}: {result.decisions} decisions, finished {result.finished}", flush=True)
     n.sort()
     p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
     print(f"{a} vs {b}, expert budget {budget}, games {first}..{first + games - 1}: decisions median "
@@ -191,14 +197,15 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=RULES.max_players)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--decisions", type=int, default=30_000)
+    parser.add_argument("--progress", action="store_true", help="a line after every game")
     args = parser.parse_args()
     if args.what in ("all", "speed"):
         speed(args.runs, args.decisions)
     if args.what in ("all", "times"):
         times(args.budget, 30 if args.what == "all" else args.decisions)
     if args.what == "match":
-        match(*args.levels, args.budget, args.games, args.first)
+        match(*args.levels, args.budget, args.games, args.first, args.progress)
     if args.what == "multi":
-        multi(args.levels[0], args.players, args.budget, args.games, args.first)
+        multi(args.levels[0], args.players, args.budget, args.games, args.first, args.progress)
     if args.what == "lengths":
-        lengths(*args.levels, args.budget, args.games, args.first)
+        lengths(*args.levels, args.budget, args.games, args.first, args.progress)
