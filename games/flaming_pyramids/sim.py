@@ -32,7 +32,6 @@ from .rules import pyramid as P
 from .rules.tiles import TILES
 
 _W = P._W
-_C = P._C
 _INC = P._INC
 _IGNITES = {t: TILES[t].ignites for t in TILES}
 _MAT = {t: TILES[t].material for t in TILES}
