@@ -14,10 +14,12 @@ loss, else by the tiles left against the best opponent, squashed into 0..1.
 Deterministic: the budget is ITERATIONS playouts (scaled by BOT_EXPERT_BUDGET
 through the `iterations` argument), and all randomness comes from the given Rng.
 
-Calibration of ITERATIONS: `bench/bench_flaming_pyramids.py --expert-time`
-prints the mean seconds per iteration over the timed decisions of 2-player games
-against fast bots (best of three runs); ITERATIONS is one second divided by that
-(rounded down), see docs/games/flaming_pyramids.md for the run and its load.
+Calibration of ITERATIONS: `bench/bench_flaming_pyramids.py times --budget 400
+--decisions 4` prints the CPU time (`time.process_time`) per iteration over the
+expert's decisions in 2-player games against fast bots; on this shared machine
+(load average about 50 on 2 cores) it printed 1,180 us per iteration, so one second
+is about 850 iterations, rounded down to 800. CPU time under such load reads high
+(caches shared with many processes), so on a quiet core the default takes less.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from games.engine import search
 from . import bot, sim
 from .rules import pyramid as P
 
-ITERATIONS = 400        # per decision; about 1 s on one quiet core (see the docstring)
+ITERATIONS = 800        # per decision; about 1 s of CPU on one core (see the docstring)
 ROLLOUT_DECISIONS = 12
 CANDIDATES = 6
 EVAL_SCALE = 4.0
