@@ -1,58 +1,211 @@
-"""Flaming Pyramids timings: random-playout speed and bot decision times. Not a test.
+"""Flaming Pyramids bench: playout speed (checked rules and simulator), bot times, strength. Not a test.
 
-    .venv/bin/python bench/bench_flaming_pyramids.py
+    .venv/bin/python bench/bench_flaming_pyramids.py                      # speed + bot times
+    .venv/bin/python bench/bench_flaming_pyramids.py speed [--runs N] [--decisions N]
+    .venv/bin/python bench/bench_flaming_pyramids.py times [--budget N] [--decisions N]
+    .venv/bin/python bench/bench_flaming_pyramids.py match A B [--budget N] [--games N] [--first N]
+    .venv/bin/python bench/bench_flaming_pyramids.py multi LEVEL [--players N] [--budget N] [--games N]
+    .venv/bin/python bench/bench_flaming_pyramids.py lengths A B [--budget N] [--games N]
+
+- speed: random playouts at 2 players (uniform random legal moves), decisions per
+  second through the checked rules (`legal_moves` + `apply`) and through the
+  simulator (`sim.SIMULATOR`), best of --runs runs, by the wall clock and per CPU
+  second of this process (`time.process_time`), with `uptime`: on a shared machine
+  the wall-clock figures read low under load, the CPU-second ones much less so.
+- times: the expert's seconds per decision (mean, p99, max; wall clock and CPU time) and per iteration in
+  2-player games against fast bots, at --budget iterations (default expert.ITERATIONS).
+- match: A against B at 2 players over --games seeded games, starts alternating,
+  the row's share of wins with a 95 % Wilson interval; the expert plays at --budget.
+- multi: LEVEL against fast bots only at --players, the seat rotating, wins against
+  the fair share.
+- lengths: decisions per game against games.engine.botplay.DECISION_BOUNDS.
+Games come from games.engine.botplay.play (decisions seeded "<seed>:<seq>:<seat>"
+as at a real table), so every figure repeats exactly for the same arguments.
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
 import os
+import statistics
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.bench_bots import wilson  # noqa: E402
 from games.engine import Rng  # noqa: E402
-from games.flaming_pyramids import bot  # noqa: E402
+from games.engine.botplay import DECISION_BOUNDS, play  # noqa: E402
+from games.flaming_pyramids import bot, expert, sim  # noqa: E402
 from games.flaming_pyramids.rules import RULES  # noqa: E402
 
-
-def playout_speed(games=100):
-    """Decisions applied per second in random playouts (legal-move generation included)."""
-    for options in ({}, {"curse": True, "fire_die": True}):
-        decisions, start = 0, time.perf_counter()
-        for g in range(games):
-            players = 2 + g % 5
-            rng = Rng.from_seed(g)
-            state = RULES.new_game(players=players, seed=g, options=options)
-            while RULES.outcome(state) is None:
-                seat = min(RULES.to_move(state))
-                state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
-                decisions += 1
-        elapsed = time.perf_counter() - start
-        print(f"random playouts {options or 'base'}: {games} games, {decisions} decisions, "
-              f"{decisions / elapsed:,.0f} decisions/s")
+GAME = "flaming-pyramids"
 
 
-def bot_times(games=4):
-    """Mean and max decision time per level, in 2-player games against the fast bot."""
-    for level in bot.LEVELS:
-        times = []
-        for g in range(games):
-            rng = Rng.from_seed(100 + g)
-            state = RULES.new_game(players=2, seed=500 + g)
-            levels = (level, "fast") if g % 2 == 0 else ("fast", level)
-            while RULES.outcome(state) is None:
-                seat = min(RULES.to_move(state))
-                view, legal = RULES.view(state, seat), RULES.legal_moves(state, seat)
-                start = time.perf_counter()
-                move = bot.choose(view, legal, level=levels[seat], rng=rng)
-                if levels[seat] == level:
-                    times.append(time.perf_counter() - start)
-                state = RULES.apply(state, seat, move)
-        print(f"bot {level:>6}: {len(times)} decisions, mean {1000 * sum(times) / len(times):.1f} ms, "
-              f"max {1000 * max(times):.1f} ms")
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def _checked(decisions):
+    done, seed = 0, 1
+    state = RULES.new_game(players=2, seed=seed)
+    chooser = Rng.from_seed(seed)
+    start, cpu = time.perf_counter(), time.process_time()
+    while done < decisions:
+        if RULES.outcome(state) is not None:
+            seed += 1
+            state = RULES.new_game(players=2, seed=seed)
+            continue
+        seat = min(RULES.to_move(state))
+        state = RULES.apply(state, seat, chooser.choice(RULES.legal_moves(state, seat)))
+        done += 1
+    return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
+
+
+def _simulated(decisions):
+    S = sim.SIMULATOR
+    done, seed = 0, 1
+    state = sim.from_rules(RULES.new_game(players=2, seed=seed))
+    chooser = Rng.from_seed(seed)
+    start, cpu = time.perf_counter(), time.process_time()
+    while done < decisions:
+        if S.outcome(state) is not None:
+            seed += 1
+            state = sim.from_rules(RULES.new_game(players=2, seed=seed))
+            continue
+        seat = min(S.to_move(state))
+        S.play(state, seat, chooser.choice(S.legal_moves(state, seat)))
+        done += 1
+    return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
+
+
+def speed(runs, decisions):
+    print(f"random playouts, 2 players, best of {runs} runs of {decisions:,} decisions; {uptime()}")
+    checked = [_checked(decisions) for _ in range(runs)]
+    simulated = [_simulated(decisions) for _ in range(runs)]
+    for name, rates in (("checked rules (legal_moves + apply)", checked),
+                        ("simulator (sim.SIMULATOR)          ", simulated)):
+        wall, cpu = max(r[0] for r in rates), max(r[1] for r in rates)
+        print(f"  {name}: {wall:,.0f} decisions/s wall clock, {cpu:,.0f} per CPU second")
+    print(f"  simulator / checked: {max(r[1] for r in simulated) / max(r[1] for r in checked):.1f}x "
+          f"per CPU second")
+    print(f"  {uptime()}", flush=True)
+
+
+def times(budget, decisions):
+    spent, cpus = [], []
+    g = 0
+    while len(spent) < decisions:
+        seed = 5_000 + g
+        state = RULES.new_game(players=2, seed=seed)
+        me = g % 2
+        for n in range(DECISION_BOUNDS[GAME]):
+            if RULES.outcome(state) is not None or len(spent) >= decisions:
+                break
+            seat = min(RULES.to_move(state))
+            legal = RULES.legal_moves(state, seat)
+            view = RULES.view(state, seat)
+            level = "expert" if seat == me else "fast"
+            t0, c0 = time.perf_counter(), time.process_time()
+            move = bot.choose(view, legal, level=level, rng=Rng.from_seed(f"{seed}:{n}:{seat}"),
+                              iterations=budget)
+            took, cpu = time.perf_counter() - t0, time.process_time() - c0
+            if seat == me and len(legal) > 1:
+                spent.append(took)
+                cpus.append(cpu)
+            state = RULES.apply(state, seat, move)
+        g += 1
+    spent.sort()
+    cpus.sort()
+    p99 = spent[min(len(spent) - 1, int(len(spent) * 0.99))]
+    mean = statistics.mean(spent)
+    print(f"expert at {budget} iterations per decision, {len(spent)} decisions against fast: "
+          f"mean {mean * 1000:,.1f} ms, p99 {p99 * 1000:,.1f} ms, max {spent[-1] * 1000:,.1f} ms, "
+          f"{mean / budget * 1e6:,.0f} us per iteration (wall clock); CPU time: mean "
+          f"{statistics.mean(cpus) * 1000:,.1f} ms, p99 {cpus[min(len(cpus) - 1, int(len(cpus) * 0.99))] * 1000:,.1f} ms, "
+          f"max {cpus[-1] * 1000:,.1f} ms, {statistics.mean(cpus) / budget * 1e6:,.0f} us per iteration; "
+          f"{uptime()}", flush=True)
+
+
+def _choose(budget):
+    return functools.partial(bot.choose, iterations=budget)
+
+
+def match(a, b, budget, games, first, progress=False):
+    wins = 0.0
+    start = time.perf_counter()
+    for g in range(games):
+        levels = [a, b] if g % 2 == 0 else [b, a]
+        me = levels.index(a)
+        result = play(GAME, levels, 200_000 + first + g, choose=_choose(budget))
+        if result.winners:
+            wins += (me in result.winners) / len(result.winners)
+        if progress:
+            print(f"  after {g + 1} games: {wins:g}", flush=True)
+    lo, hi = wilson(wins, games)
+    print(f"{a} vs {b}, 2 players, expert budget {budget} iterations, games {first}..{first + games - 1} "
+          f"(seeds from 200,000), starts alternating: {wins:g}/{games} = {wins / games:.0%} "
+          f"[95 % Wilson {lo:.0%}, {hi:.0%}] ({time.perf_counter() - start:.0f} s; {uptime()})",
+          flush=True)
+
+
+def multi(level, players, budget, games, first, progress=False):
+    wins = 0.0
+    for g in range(first, first + games):
+        levels = ["fast"] * players
+        me = g % players
+        levels[me] = level
+        result = play(GAME, levels, 300_000 + g, choose=_choose(budget))
+        if result.winners:
+            wins += (me in result.winners) / len(result.winners)
+        if progress:
+            print(f"  after game {g}: {wins:g}", flush=True)
+    lo, hi = wilson(wins, games)
+    print(f"{level} against {players - 1} fast bots, expert budget {budget}, games {first}..{first + games - 1}, "
+          f"seat rotating: {wins:g}/{games} = {wins / games:.0%} [95 % Wilson {lo:.0%}, {hi:.0%}]; "
+          f"fair share {1 / players:.0%}, ratio {wins / games * players:.2f}", flush=True)
+
+
+def lengths(a, b, budget, games, first, progress=False):
+    bound = DECISION_BOUNDS[GAME]
+    n, hit = [], 0
+    for g in range(first, first + games):
+        levels = [a, b] if g % 2 == 0 else [b, a]
+        result = play(GAME, levels, 100_000 + g, bound=bound, choose=_choose(budget))
+        n.append(result.decisions)
+        hit += not result.finished
+        if progress:
+            print(f"  game {g}: {result.decisions} decisions, finished {result.finished}", flush=True)
+    n.sort()
+    p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
+    print(f"{a} vs {b}, expert budget {budget}, games {first}..{first + games - 1}: decisions median "
+          f"{statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, unfinished {hit}",
+          flush=True)
 
 
 if __name__ == "__main__":
-    playout_speed()
-    bot_times()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", nargs="?", default="all",
+                        choices=["all", "speed", "times", "match", "multi", "lengths"])
+    parser.add_argument("levels", nargs="*")
+    parser.add_argument("--budget", type=int, default=expert.ITERATIONS,
+                        help="expert iterations per decision")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--first", type=int, default=0, help="first game index (to split a run)")
+    parser.add_argument("--players", type=int, default=RULES.max_players)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--decisions", type=int, default=30_000)
+    parser.add_argument("--progress", action="store_true", help="a line after every game")
+    args = parser.parse_args()
+    if args.what in ("all", "speed"):
+        speed(args.runs, args.decisions)
+    if args.what in ("all", "times"):
+        times(args.budget, 30 if args.what == "all" else args.decisions)
+    if args.what == "match":
+        match(*args.levels, args.budget, args.games, args.first, args.progress)
+    if args.what == "multi":
+        multi(args.levels[0], args.players, args.budget, args.games, args.first, args.progress)
+    if args.what == "lengths":
+        lengths(*args.levels, args.budget, args.games, args.first, args.progress)

@@ -1,0 +1,65 @@
+"""Flaming Pyramids' expert on the simulator: its samples see only the seat's view.
+
+`sim.determinize` builds the search's states from a view: two real states that
+differ only in what the seat cannot see give the same samples, and the expert's
+rollout policy picks legal moves of the simulator.
+"""
+
+from __future__ import annotations
+
+from games.engine import Rng
+from games.flaming_pyramids import bot, expert, sim
+from games.flaming_pyramids.rules import RULES
+from tests.flaming_pyramids.test_view_secrecy import swap_hidden
+
+
+def test_samples_depend_on_the_view_only():
+    state = RULES.new_game(players=3, seed=12, options={"curse": True})
+    shuffler = Rng.from_seed(4)
+    checked = 0
+    for seq in range(45):
+        if RULES.outcome(state) is not None:
+            break
+        seat = min(RULES.to_move(state))
+        other = swap_hidden(state, seat, shuffler)
+        a = sim.determinize(RULES.view(state, seat), Rng.from_seed(f"s{seq}"))
+        b = sim.determinize(RULES.view(other, seat), Rng.from_seed(f"s{seq}"))
+        assert sim.to_rules(a) == sim.to_rules(b)
+        # the sample keeps what the seat knows: its hand, the pyramid, the sizes
+        assert a.hands[seat] == state["hands"][seat]
+        assert sorted(a.board.items()) == sorted(((r, x), t) for r, x, t in state["board"])
+        assert [len(p) for p in a.piles] == [len(p) for p in state["piles"]]
+        checked += 1
+        legal = RULES.legal_moves(state, seat)
+        state = RULES.apply(state, seat, bot.choose(RULES.view(state, seat), legal, level="fast",
+                                                    rng=Rng.from_seed(seq)))
+    assert checked >= 30
+
+
+def test_rollout_policy_plays_legal_simulator_moves_to_the_end():
+    S = sim.SIMULATOR
+    rng = Rng.from_seed(8)
+    for seed in range(6):
+        state = sim.from_rules(RULES.new_game(players=2 + seed % 3, seed=seed,
+                                              options={"fire_die": bool(seed % 2)}))
+        for _ in range(1_500):
+            if S.outcome(state) is not None:
+                break
+            seat = min(S.to_move(state))
+            legal = S.legal_moves(state, seat)
+            move = expert.rollout_move(state, seat, legal, rng) if len(legal) > 1 else legal[0]
+            assert move in legal
+            S.play(state, seat, move)
+        assert S.outcome(state) is not None, seed
+
+
+def test_expert_is_deterministic_on_the_simulator():
+    state = RULES.new_game(players=2, seed=99)
+    for seq in range(6):
+        seat = min(RULES.to_move(state))
+        legal = RULES.legal_moves(state, seat)
+        view = RULES.view(state, seat)
+        a = expert.choose(view, legal, Rng.from_seed(f"e:{seq}"), iterations=24)
+        b = expert.choose(RULES.view(state, seat), list(legal), Rng.from_seed(f"e:{seq}"), iterations=24)
+        assert a == b and a in legal
+        state = RULES.apply(state, seat, a)

@@ -1,0 +1,150 @@
+"""The simulation path (games/flaming_pyramids/sim.py) against the checked rules.
+
+Over thousands of seeded playouts, every player count, both variants, with and
+without players leaving: after every decision the simulator's state is the rules'
+state (log aside), and its legal moves, to_move and outcome are the rules' ones.
+Also: the checked `apply` (which validates a move field by field instead of
+regenerating the legal list) accepts exactly the moves `check_legal` accepts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import IllegalMove, Rng, check_legal
+from games.flaming_pyramids import bot, sim
+from games.flaming_pyramids.rules import RULES
+from games.flaming_pyramids.rules import pyramid as P
+
+S = sim.SIMULATOR
+OPTION_SETS = [{}, {"curse": True}, {"fire_die": True}, {"curse": True, "fire_die": True}]
+
+
+def _no_log(state):
+    s = {k: v for k, v in state.items() if k != "log"}
+    s["options"] = {k: bool(v) for k, v in s["options"].items()}
+    return s
+
+
+def _pick(state, legal, rng):
+    """Half the time a random move, else a sound placement when there is one (quiet turns)."""
+    if rng.randbelow(2) or legal[0]["type"] == "fall":
+        return rng.choice(legal)
+    board = {(r, x): t for r, x, t in state["board"]}
+    sound = [m for m in legal if P.cell_state(board, (m["r"], m["x"])) in ("ground", "seated")
+             and P.is_sound(board, (m["r"], m["x"]), m["tile"])]
+    return rng.choice(sound or legal)
+
+
+def _playout(seed, max_decisions):
+    rng = Rng.from_seed(f"sim:{seed}")
+    players = 2 + seed % 5
+    options = OPTION_SETS[(seed // 5) % 4]
+    state = RULES.new_game(players=players, seed=seed, options=options)
+    fast = sim.from_rules(state)
+    leaver = seed % 7 == 3 and players > 2
+    for n in range(max_decisions):
+        assert sim.to_rules(fast) == _no_log(state), (seed, n)
+        assert S.to_move(fast) == RULES.to_move(state), (seed, n)
+        assert S.outcome(fast) == RULES.outcome(state), (seed, n)
+        if RULES.outcome(state) is not None:
+            return n, True
+        if leaver and n == 10:  # somebody leaves: the sim carries on from the rules' state
+            state = RULES.resign(state, (state["active"] + 1) % players)
+            fast = sim.from_rules(state)
+            continue
+        for seat in range(players):
+            legal = RULES.legal_moves(state, seat)
+            assert S.legal_moves(fast, seat) == legal, (seed, n, seat)
+        seat = min(RULES.to_move(state))
+        legal = RULES.legal_moves(state, seat)
+        move = _pick(state, legal, rng)
+        state = RULES.apply(state, seat, move)
+        sim_move = S.legal_moves(fast, seat)[legal.index(move)]
+        if n % 9 == 0:  # a clone is an independent copy: playing it leaves the original alone
+            before = sim.to_rules(fast)
+            copy = S.clone(fast)
+            S.play(copy, seat, sim_move)
+            assert sim.to_rules(fast) == before, (seed, n)
+            fast = copy
+        else:
+            S.play(fast, seat, sim_move)
+    return max_decisions, False
+
+
+def test_simulator_matches_the_rules_over_thousands_of_playouts():
+    decisions = finished = 0
+    for seed in range(2_000):
+        n, done = _playout(seed, 60)
+        decisions += n
+        finished += done
+    assert decisions > 60_000
+    for seed in range(5_000, 5_040):   # some whole games, to their outcome
+        n, done = _playout(seed, 5_000)
+        assert done, seed
+        finished += 1
+    assert finished >= 40
+
+
+def test_determinize_is_bot_determinize():
+    state = RULES.new_game(players=4, seed=77, options={"curse": True, "fire_die": True})
+    rng = Rng.from_seed(3)
+    for n in range(80):
+        if RULES.outcome(state) is not None:
+            break
+        seat = min(RULES.to_move(state))
+        view = RULES.view(state, seat)
+        a, b = Rng.from_seed(f"d{n}"), Rng.from_seed(f"d{n}")
+        expected = bot.determinize(view, a)
+        expected.pop("log")
+        got = sim.to_rules(sim.determinize(view, b))
+        assert got == _no_log(expected) and a.state == b.state
+        state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+
+
+def _variants(move, state, seat):
+    """Moves near `move`: wrong types, extra or missing keys, other tiles and cells."""
+    out = [dict(move), dict(move, extra=1), {k: v for k, v in move.items() if k != "type"}]
+    if move["type"] == "place":
+        out += [dict(move, r=True), dict(move, x=float(move["x"])), dict(move, r=str(move["r"])),
+                dict(move, x=move["x"] + 1), dict(move, r=move["r"] + 1), dict(move, x=move["x"] - 2),
+                dict(move, tile=move["tile"].upper()), dict(move, type="fall"),
+                dict(move, tile=state["out"][0] if state["out"] else "millstone")]
+        for hand in state["hands"]:
+            out += [dict(move, tile=t) for t in hand[:2]]
+    else:
+        out += [dict(move, direction="up"), dict(move, direction=["left"]), {"type": "fall"},
+                {"type": "place", "tile": state["hands"][seat][0] if state["hands"][seat] else "x",
+                 "r": 0, "x": 0}]
+    return out
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["base", "curse", "die", "both"])
+def test_checked_apply_accepts_exactly_the_legal_moves(options):
+    """The field-by-field check refuses and accepts what check_legal would, for every seat."""
+    rng = Rng.from_seed(f"chk:{options}")
+    tried = 0
+    for seed in range(30):
+        state = RULES.new_game(players=2 + seed % 3, seed=seed, options=options)
+        for n in range(40):
+            if RULES.outcome(state) is not None:
+                break
+            seat = min(RULES.to_move(state))
+            legal = RULES.legal_moves(state, seat)
+            for s in range(state["players"]):
+                for move in _variants(rng.choice(legal), state, seat):
+                    try:
+                        want = check_legal(RULES.legal_moves(state, s), move)
+                    except IllegalMove:
+                        want = None
+                    try:
+                        got = RULES.apply(state, s, move)
+                    except IllegalMove:
+                        got = None
+                    if want is None:
+                        assert got is None, (seed, n, s, move)
+                    else:
+                        assert got == RULES.apply(state, s, want), (seed, n, s, move)
+                    tried += 1
+            state = RULES.apply(state, seat, rng.choice(legal))
+    assert tried > 5_000
