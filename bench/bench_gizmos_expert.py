@@ -136,6 +136,8 @@ def match(budget: int, games: int, against: str, players: int, seed0: int,
         unfinished += not result.finished
         if result.winners:
             wins += (me in result.winners) / len(result.winners)
+        if (g + 1) % 10 == 0 and g + 1 < games:
+            print(f"    after {g + 1} games: {wins:g} won", flush=True)
     lo, hi = wilson(wins, games)
     vs = f"{against} at {against_budget} iterations" if against == "expert" else against
     line = (f"  expert at {budget} iterations vs {vs}, {players} players, {games} games "

@@ -25,9 +25,10 @@ from .sim import SIMULATOR
 # Calibrated so a decision takes about 1 s of one core's CPU time: `bench/bench_gizmos_expert.py
 # --calibrate` plays 2-player games against the fast bot and prints the CPU seconds per searched
 # decision at this budget (see docs/games/gizmos.md).
-ITERATIONS = 400
-ROLLOUT_DECISIONS = 60
-CANDIDATES = 8
+ITERATIONS = 240
+ROLLOUT_DECISIONS = 24
+CANDIDATES = 8          # at most; fewer when the budget cannot tell that many apart
+PER_CANDIDATE = 8       # iterations a candidate needs at least to be told apart
 SEARCHED_PHASES = ("main", "research", "free_build", "file")
 
 
@@ -77,10 +78,14 @@ class _Adapter:
     def evaluate(self, state, me):
         return search.squash(bot.evaluate(state, me), 6.0)
 
+    def __init__(self, width: int = CANDIDATES):
+        self.width = width
+
     def candidates(self, view, legal):
+        """The fast policy's best moves, best first (ties in the search go to the earlier)."""
         seat = view["you"]
         ranked = sorted(bot._one_click(legal), key=lambda m: -bot._move_value(view, seat, m))
-        return ranked[:CANDIDATES]
+        return ranked[:self.width]
 
 
 ADAPTER = _Adapter()
@@ -89,4 +94,7 @@ ADAPTER = _Adapter()
 def choose(view: dict, legal: list[dict], rng: Rng, iterations: int | None = None) -> dict:
     if view["turn"]["phase"] not in SEARCHED_PHASES:
         return bot.fast_move(view, legal)     # paying and small steps: the fast policy
-    return search.choose(ADAPTER, view, legal, view["you"], rng, iterations or ITERATIONS)
+    iterations = iterations or ITERATIONS
+    width = max(2, min(CANDIDATES, iterations // PER_CANDIDATE))
+    adapter = ADAPTER if width == CANDIDATES else _Adapter(width)
+    return search.choose(adapter, view, legal, view["you"], rng, iterations)

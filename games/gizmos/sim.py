@@ -76,18 +76,24 @@ def _seat_facts(gizmos: tuple) -> tuple:
 
 
 @lru_cache(maxsize=200_000)
+def _spend(target: str, need: int, energy: tuple, triples: tuple):
+    """A cheapest payment's spheres for a cost (`payment.witness`), or None if it cannot be paid."""
+    storage = dict(zip(COLORS, energy))
+    have = sum(energy) if target == "any" else storage[target]
+    if have < need and not (triples and payment.reach(target, need, payment._cap(energy, need), triples)):
+        return None
+    return payment.witness(target=target, need=need, pool=[], storage=storage,
+                           slots=[("?", i, t) for i, t in enumerate(triples)])["spend"]
+
+
+@lru_cache(maxsize=200_000)
 def _card_builds(cid: str, need: int, energy: tuple, triples: tuple) -> tuple:
     """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them)."""
-    target = CARDS[cid]["color"]
-    storage = dict(zip(COLORS, energy))
     if need > 0:
-        have = sum(energy) if target == "any" else storage[target]
-        if have < need and not (triples and payment.reach(
-                target, need, payment._cap(energy, need), triples)):
+        spend = _spend(CARDS[cid]["color"], need, energy, triples)
+        if spend is None:
             return ()
-        plan = payment.witness(target=target, need=need, pool=[], storage=storage,
-                               slots=[("?", i, t) for i, t in enumerate(triples)])
-        return ({"type": "build", "card": cid, "spend": plan["spend"]}, {"type": "build", "card": cid})
+        return ({"type": "build", "card": cid, "spend": spend}, {"type": "build", "card": cid})
     return ({"type": "build", "card": cid},)
 
 
