@@ -4,7 +4,8 @@
     .venv/bin/python bench/bench_gizmos_expert.py times [--budget N] [--decisions N]
     .venv/bin/python bench/bench_gizmos_expert.py match --budget N --games N --against LEVEL
                      [--players N] [--seed0 N] [--against-budget N]
-    .venv/bin/python bench/bench_gizmos_expert.py lengths --budget N --games N --against LEVEL
+    .venv/bin/python bench/bench_gizmos_expert.py lengths --budget N --games N
+                     (--against LEVEL | --pair LEVEL,LEVEL) [--seed0 N]
 
 - speed: random playouts through `games.gizmos.sim.SIMULATOR` and through the checked
   `RULES.legal_moves` + `RULES.apply`, best of --runs runs (the memo caches warmed by a
@@ -17,7 +18,9 @@
   seat rotating; the expert's wins with a 95 % Wilson interval (and its fair share at
   more than 2 players). --against expert with --against-budget plays the expert against
   an expert with another budget (the ceiling).
-- lengths: decisions per game (median, p99, max) against games.engine.botplay's bound.
+- lengths: decisions per game (median, p99, max) against games.engine.botplay's bound, for
+  the expert against LEVEL or for any two levels (--pair, e.g. random,random), seats
+  alternating; running totals every 50 games.
 
 Every game comes from games.engine.botplay.play (seeded "<seed>:<seq>:<seat>" as a
 table's bot turns are), so every figure repeats exactly (times aside). `uptime` is
@@ -149,22 +152,30 @@ def match(budget: int, games: int, against: str, players: int, seed0: int,
           f"({time.perf_counter() - start:.0f} s)", flush=True)
 
 
-def lengths(budget: int, games: int, against: str, seed0: int) -> None:
+def lengths(budget: int, games: int, pair: tuple[str, str], seed0: int) -> None:
+    """Decisions per game for the levels `pair` (seats alternating), against the bound."""
     bound = DECISION_BOUNDS[GAME]
     n, hit = [], 0
     start = time.perf_counter()
+
+    def report(done: int, final: bool) -> None:
+        got = sorted(n)
+        p99 = got[min(len(got) - 1, int(len(got) * 0.99))]
+        name = [f"expert at {budget} iterations" if lv == "expert" else lv for lv in pair]
+        print(f"  {'' if final else '(so far) '}{name[0]} vs {name[1]}: {done} games (seeds {seed0}.."
+              f"{seed0 + done - 1}), decisions median {statistics.median(got):,.0f} p99 {p99:,} "
+              f"max {max(got):,}; bound {bound:,}, unfinished {hit} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+
     for g in range(games):
-        me = g % 2
-        levels = [against, against]
-        levels[me] = "expert"
-        result = play(GAME, levels, seed0 + g, bound=bound, choose=_chooser(budget, None, me))
+        levels = list(pair) if g % 2 == 0 else list(pair[::-1])
+        result = play(GAME, levels, seed0 + g, bound=bound,
+                      choose=_chooser(budget, None, levels.index("expert") if "expert" in levels else -1))
         n.append(result.decisions)
         hit += not result.finished
-    n.sort()
-    p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
-    print(f"  expert at {budget} iterations vs {against}: {games} games, decisions median "
-          f"{statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, unfinished {hit} "
-          f"({time.perf_counter() - start:.0f} s)", flush=True)
+        if (g + 1) % 50 == 0 and g + 1 < games:
+            report(g + 1, False)
+    report(games, True)
 
 
 if __name__ == "__main__":
@@ -177,6 +188,7 @@ if __name__ == "__main__":
     parser.add_argument("--against", default="fast", choices=bot.LEVELS)
     parser.add_argument("--against-budget", type=int, default=None)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--pair", default=None, help="lengths: two levels, e.g. fast,strong")
     parser.add_argument("--seed0", type=int, default=400_000)
     args = parser.parse_args()
     from games.gizmos import expert
@@ -191,4 +203,5 @@ if __name__ == "__main__":
     elif args.what == "match":
         match(budget, args.games, args.against, args.players, args.seed0, args.against_budget)
     else:
-        lengths(budget, args.games, args.against, args.seed0)
+        pair = tuple(args.pair.split(",")) if args.pair else ("expert", args.against)
+        lengths(budget, args.games, pair, args.seed0)
