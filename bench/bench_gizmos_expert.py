@@ -20,7 +20,7 @@
   an expert with another budget (the ceiling).
 - lengths: decisions per game (median, p99, max) against games.engine.botplay's bound, for
   the expert against LEVEL or for any two levels (--pair, e.g. random,random), seats
-  alternating; running totals every 50 games.
+  alternating; running totals every 50 games (10 with the expert).
 
 Every game comes from games.engine.botplay.play (seeded "<seed>:<seq>:<seat>" as a
 table's bot turns are), so every figure repeats exactly (times aside). `uptime` is
@@ -173,7 +173,7 @@ def lengths(budget: int, games: int, pair: tuple[str, str], seed0: int) -> None:
                       choose=_chooser(budget, None, levels.index("expert") if "expert" in levels else -1))
         n.append(result.decisions)
         hit += not result.finished
-        if (g + 1) % 50 == 0 and g + 1 < games:
+        if (g + 1) % (10 if "expert" in pair else 50) == 0 and g + 1 < games:
             report(g + 1, False)
     report(games, True)
 
