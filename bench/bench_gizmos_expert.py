@@ -1,6 +1,6 @@
 """Gizmos: simulator speed, the expert's time per decision, its strength and game lengths. Not a test.
 
-    .venv/bin/python bench/bench_gizmos_expert.py speed [--decisions N] [--runs N]
+    .venv/bin/python bench/bench_gizmos_expert.py speed [--decisions N] [--runs N] [--which sim|checked]
     .venv/bin/python bench/bench_gizmos_expert.py times [--budget N] [--decisions N]
     .venv/bin/python bench/bench_gizmos_expert.py match --budget N --games N --against LEVEL
                      [--players N] [--seed0 N] [--against-budget N]
@@ -9,7 +9,7 @@
 
 - speed: random playouts through `games.gizmos.sim.SIMULATOR` and through the checked
   `RULES.legal_moves` + `RULES.apply`, best of --runs runs (the memo caches warmed by a
-  first run that is not counted), as CPU seconds of this process (`time.process_time`,
+  first run that is not counted, at least 20,000 decisions for the simulator), as CPU seconds of this process (`time.process_time`,
   what one core gives it even when other processes share the machine) and wall seconds.
 - times: CPU and wall seconds per searched expert decision (mean, p99, max) in 2-player
   games against the fast bot at --budget iterations.
@@ -20,7 +20,7 @@
   an expert with another budget (the ceiling).
 - lengths: decisions per game (median, p99, max) against games.engine.botplay's bound, for
   the expert against LEVEL or for any two levels (--pair, e.g. random,random), seats
-  alternating; running totals every 50 games (10 with the expert).
+  alternating; running totals every 10 games.
 
 Every game comes from games.engine.botplay.play (seeded "<seed>:<seq>:<seat>" as a
 table's bot turns are), so every figure repeats exactly (times aside). `uptime` is
@@ -72,9 +72,11 @@ def _random_run(decisions: int, simulated: bool) -> tuple[float, float]:
     return decisions / (time.process_time() - c0), decisions / (time.perf_counter() - w0)
 
 
-def speed(decisions: int, runs: int) -> None:
+def speed(decisions: int, runs: int, which: str) -> None:
     for name, simulated in (("simulator", True), ("checked legal_moves + apply", False)):
-        _random_run(decisions, simulated)   # warm the memo caches, not counted
+        if which != "both" and simulated != (which == "sim"):
+            continue
+        _random_run(max(decisions, 20_000) if simulated else decisions, simulated)  # warm-up, not counted
         results = [_random_run(decisions, simulated) for _ in range(runs)]
         cpu = max(r[0] for r in results)
         wall = max(r[1] for r in results)
@@ -173,7 +175,7 @@ def lengths(budget: int, games: int, pair: tuple[str, str], seed0: int) -> None:
                       choose=_chooser(budget, None, levels.index("expert") if "expert" in levels else -1))
         n.append(result.decisions)
         hit += not result.finished
-        if (g + 1) % (10 if "expert" in pair else 50) == 0 and g + 1 < games:
+        if (g + 1) % 10 == 0 and g + 1 < games:
             report(g + 1, False)
     report(games, True)
 
@@ -188,6 +190,8 @@ if __name__ == "__main__":
     parser.add_argument("--against", default="fast", choices=bot.LEVELS)
     parser.add_argument("--against-budget", type=int, default=None)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--which", default="both", choices=("both", "sim", "checked"),
+                        help="speed: the simulator, the checked path or both")
     parser.add_argument("--pair", default=None, help="lengths: two levels, e.g. fast,strong")
     parser.add_argument("--seed0", type=int, default=400_000)
     args = parser.parse_args()
@@ -197,7 +201,7 @@ if __name__ == "__main__":
     print(f"gizmos (python {sys.version.split()[0]}, one process); "
           f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}", flush=True)
     if args.what == "speed":
-        speed(args.decisions, args.runs)
+        speed(args.decisions, args.runs, args.which)
     elif args.what == "times":
         times(budget, min(args.decisions, 1_000))
     elif args.what == "match":
