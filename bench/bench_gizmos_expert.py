@@ -1,6 +1,6 @@
 """Gizmos: simulator speed, the expert's time per decision, its strength and game lengths. Not a test.
 
-    .venv/bin/python bench/bench_gizmos_expert.py speed [--decisions N] [--runs N] [--which sim|checked]
+    .venv/bin/python bench/bench_gizmos_expert.py speed [--decisions N] [--runs N] [--which sim|checked|old]
     .venv/bin/python bench/bench_gizmos_expert.py times [--budget N] [--decisions N]
     .venv/bin/python bench/bench_gizmos_expert.py match --budget N --games N --against LEVEL
                      [--players N] [--seed0 N] [--against-budget N]
@@ -41,7 +41,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.engine import Rng  # noqa: E402
 from games.engine.botplay import DECISION_BOUNDS, play  # noqa: E402
 from games.gizmos import bot  # noqa: E402
-from games.gizmos.rules import RULES  # noqa: E402
+from games.engine import check_legal, require_move_dict  # noqa: E402
+from games.gizmos.rules import RULES, copy_state  # noqa: E402
+from games.gizmos.rules.game import MOVE_TYPES  # noqa: E402
 from games.gizmos.sim import SIMULATOR  # noqa: E402
 
 from bench.bench_bots import wilson  # noqa: E402
@@ -49,10 +51,10 @@ from bench.bench_bots import wilson  # noqa: E402
 GAME = "gizmos"
 
 
-def _random_run(decisions: int, simulated: bool) -> tuple[float, float]:
+def _random_run(decisions: int, simulated) -> tuple[float, float]:
     done, seed = 0, 1
     state = RULES.new_game(players=2, seed=seed)
-    if simulated:
+    if simulated is True:
         state = SIMULATOR.from_rules(state)
     chooser = Rng.from_seed(seed)
     c0, w0 = time.process_time(), time.perf_counter()
@@ -60,11 +62,18 @@ def _random_run(decisions: int, simulated: bool) -> tuple[float, float]:
         if state["over"]:
             seed += 1
             state = RULES.new_game(players=2, seed=seed)
-            if simulated:
+            if simulated is True:
                 state = SIMULATOR.from_rules(state)
             continue
         seat = state["current"]
-        if simulated:
+        if simulated == "old":  # the checked apply before issue 15: the move among all legal moves
+            move = chooser.choice(RULES.legal_moves(state, seat))
+            RULES.require_seat(state, seat, state["players"])
+            require_move_dict(move, MOVE_TYPES)
+            move = check_legal(RULES.legal_moves(state, seat), move)
+            state = copy_state(state)
+            RULES.apply_unchecked(state, seat, move)
+        elif simulated:
             SIMULATOR.play(state, seat, chooser.choice(SIMULATOR.legal_moves(state, seat)))
         else:
             state = RULES.apply(state, seat, chooser.choice(RULES.legal_moves(state, seat)))
@@ -73,10 +82,12 @@ def _random_run(decisions: int, simulated: bool) -> tuple[float, float]:
 
 
 def speed(decisions: int, runs: int, which: str) -> None:
-    for name, simulated in (("simulator", True), ("checked legal_moves + apply", False)):
-        if which != "both" and simulated != (which == "sim"):
+    paths = (("simulator", True, "sim"), ("checked legal_moves + apply", False, "checked"),
+             ("checked legal_moves + apply as before issue 15 (all legal moves compared)", "old", "old"))
+    for name, simulated, key in paths:
+        if which != key and not (which == "both" and key != "old"):
             continue
-        _random_run(max(decisions, 20_000) if simulated else decisions, simulated)  # warm-up, not counted
+        _random_run(max(decisions, 20_000) if simulated is True else decisions, simulated)  # warm-up
         results = [_random_run(decisions, simulated) for _ in range(runs)]
         cpu = max(r[0] for r in results)
         wall = max(r[1] for r in results)
@@ -190,7 +201,7 @@ if __name__ == "__main__":
     parser.add_argument("--against", default="fast", choices=bot.LEVELS)
     parser.add_argument("--against-budget", type=int, default=None)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--which", default="both", choices=("both", "sim", "checked"),
+    parser.add_argument("--which", default="both", choices=("both", "sim", "checked", "old"),
                         help="speed: the simulator, the checked path or both")
     parser.add_argument("--pair", default=None, help="lengths: two levels, e.g. fast,strong")
     parser.add_argument("--seed0", type=int, default=400_000)
