@@ -56,6 +56,8 @@ def _playout(seed: int, players: int, decisions: int) -> int:
     return decisions
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(1200)   # tens of seconds on a quiet core; far more on a shared, loaded one
 def test_the_simulator_follows_the_checked_rules_over_thousands_of_playouts():
     """2,000 seeded playouts: 1,900 openings of 40 decisions and 100 whole games, 2-4 players."""
     lengths = []
