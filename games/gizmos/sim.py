@@ -44,7 +44,6 @@ class _Sink(list):
 
 
 _SINK = _Sink()
-_EMPTY_SPENT = {c: 0 for c in COLORS}
 
 
 def _card_facts(cid: str) -> tuple:
