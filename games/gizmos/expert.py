@@ -22,9 +22,10 @@ from . import bot
 from .rules import CARDS
 from .sim import SIMULATOR
 
-# Calibrated so a decision takes about 1 s of one core's CPU time: `bench/bench_gizmos_expert.py
-# --calibrate` plays 2-player games against the fast bot and prints the CPU seconds per searched
-# decision at this budget (see docs/games/gizmos.md).
+# Meant to take about 1 s of one core's CPU per searched decision: set from a reading of about
+# 4 ms of CPU per iteration (24-decision rollouts, warm memo caches) on a heavily loaded machine;
+# `bench/bench_gizmos_expert.py times` prints the CPU seconds per searched decision at this
+# budget (mean, p99, max) to confirm or correct it (docs/games/gizmos.md).
 ITERATIONS = 240
 ROLLOUT_DECISIONS = 24
 CANDIDATES = 8          # at most; fewer when the budget cannot tell that many apart
