@@ -50,6 +50,9 @@ def choose(view: dict, legal: list[dict], *, level: str, rng: Rng, samples: int 
 
 def _progress(view: dict) -> float:
     """How much future an engine still has (1 early, towards 0.25 near the end)."""
+    cached = view.get("_progress")   # the expert's rollout views carry it worked out
+    if cached is not None:
+        return cached
     most = max(p["gizmo_count"] for p in view["seats"])
     l3 = max(p["level3_count"] for p in view["seats"])
     left = min(16 - most, 2 * (4 - l3) + 2)
@@ -77,6 +80,11 @@ def card_value(view: dict, seat: int, cid: str) -> float:
 
 def _colour_demand(view: dict, seat: int) -> dict:
     """How much each colour is wanted: costs of good cards in reach, pick triggers owned."""
+    memo = view.get("_demand")       # the expert's rollout views remember it per seat
+    if memo is not None:
+        if seat not in memo:
+            memo[seat] = _colour_demand({k: v for k, v in view.items() if k != "_demand"}, seat)
+        return memo[seat]
     me = view["seats"][seat]
     want = {c: 0.2 for c in COLORS}
     cards = [c for row in view["display"].values() for c in row if c] + list(me["archive"])

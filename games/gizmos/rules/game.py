@@ -413,10 +413,69 @@ class GizmosRules(Rules):
     def apply(self, state, seat, move):
         self.require_seat(state, seat, state["players"])
         require_move_dict(move, MOVE_TYPES)
-        move = check_legal(self.legal_moves(state, seat), move)
+        move = check_legal(self.candidate_moves(state, seat, move), move)
         s = copy_state(state)
         self.apply_unchecked(s, seat, move)
         return s
+
+    def candidate_moves(self, state, seat, move: dict) -> list[dict]:
+        """The legal moves that could equal `move`: those of its type (and card) only.
+
+        Every legal move equal to `move` is among them, so checking `move` against
+        this short list accepts and refuses exactly what checking it against all of
+        `legal_moves` would, without generating (and JSON-encoding) every other
+        move, whose payments are the dear part."""
+        if state["over"] or seat != state["current"]:
+            return []
+        s, phase, kind = state, state["phase"], move["type"]
+        if phase == "main":
+            if kind == "build":
+                cid = move.get("card")
+                if type(cid) is not str or cid not in CARDS:
+                    return []
+                if cid in s["seats"][seat]["archive"]:
+                    source = "archive"
+                elif any(cid == c for _l, _i, c in self._display_cards(s)):
+                    source = "display"
+                else:
+                    return []
+                return self._build_moves(s, seat, cid, source, self.free_slots(s, seat))
+            if kind == "file":
+                return ([{"type": "file", "card": c} for _l, _i, c in self._display_cards(s)]
+                        if self._can_file(s, seat) else [])
+            if kind == "pick":
+                return ([{"type": "pick", "color": c} for c in COLORS if c in s["row"]]
+                        if self._can_pick(s, seat) else [])
+            if kind == "research":
+                return ([{"type": "research", "level": lvl} for lvl in (1, 2, 3) if s["decks"][str(lvl)]]
+                        if "research" not in forbidden(s["seats"][seat]["gizmos"]) else [])
+            if kind != "pass":
+                return []
+        elif phase == "pay":
+            pend = s["pending"]
+            if kind == "cancel":
+                return [{"type": "cancel"}] if not pend["pool"] and pend["source"] != "research" else []
+            p = s["seats"][seat]
+            free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
+            if kind == "pay":
+                return [{"type": "pay", "spend": spend} for spend in payment.spend_options(
+                    target=pend["target"], need=pend["need"], pool=pend["pool"], storage=free,
+                    slots=self.free_slots(s, seat))]
+            if kind in ("spend", "convert"):
+                return payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
+                                       storage=free, slots=self.free_slots(s, seat))
+            return []
+        elif phase == "research":
+            cards = s["research"]["cards"]
+            if kind == "build":
+                cid = move.get("card")
+                if type(cid) is not str or cid not in cards:
+                    return []
+                return self._build_moves(s, seat, cid, "research", self.free_slots(s, seat))
+            if kind == "file":
+                return [{"type": "file", "card": c} for c in cards] if self._can_file(s, seat) else []
+            return [{"type": "decline"}] if kind == "decline" else []
+        return self.legal_moves(state, seat)
 
     def apply_unchecked(self, s: dict, seat: int, move: dict) -> None:
         """Apply a move known to be legal, mutating `s` (bots simulate with this)."""

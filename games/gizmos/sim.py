@@ -1,0 +1,314 @@
+"""The fast Gizmos rules for bots' simulations (issue 15); never used by the write path.
+
+`SIMULATOR` offers the interface the search and the bench call for every game:
+`clone(state)`, `to_move(state)`, `legal_moves(state, seat)`, `play(state, seat, move)`
+(in place, trusting a move taken from `legal_moves`: no validation, no JSON) and
+`outcome(state)`. Its states are the rules' own state dicts (`from_rules` makes one)
+with one difference: their `log` is a sink that keeps nothing, so a move builds no
+history and a copy copies none.
+
+What makes it fast is memoisation of the parts that depend on few inputs:
+- the build moves of a card depend only on the card, the energy it needs after
+  discounts, the seat's storage and its free converter slots (as effects): the payment
+  search (`payment.can_pay`, `payment.witness`) runs once per such combination;
+- a seat's limits, forbidden actions and discounts depend only on its gizmos;
+- the payment steps during a payment depend only on the payment so far, the free
+  storage and the free slots.
+The moves it returns are shared between calls: read them, never change them.
+`tests/gizmos/test_sim.py` checks over thousands of seeded random playouts that it
+gives the same states (log aside), legal moves, players to move and outcomes as the
+checked rules.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from games.engine import Rng
+
+from .rules import payment
+from .rules.cards import CARDS, COLORS, SLOTS, discount, forbidden, limits
+from .rules.game import GizmosRules
+
+
+class _Sink(list):
+    """A log that keeps nothing (the simulator never reads history)."""
+
+    __slots__ = ()
+
+    def append(self, _entry):
+        pass
+
+    def extend(self, _entries):
+        pass
+
+
+_SINK = _Sink()
+
+
+def _card_facts(cid: str) -> tuple:
+    one = [cid]
+    return (limits(one), forbidden(one),
+            {(src, lvl): discount(one, source=src, level=lvl)
+             for src in ("display", "archive", "research") for lvl in (1, 2, 3)})
+
+
+_CARD_FACTS = {cid: _card_facts(cid) for cid in CARDS}
+_BASE_LIMITS = limits([])
+
+
+@lru_cache(maxsize=16_384)
+def _seat_facts(gizmos: tuple) -> tuple:
+    """(limits, forbidden actions, discounts by (source, level)) of a seat's gizmos."""
+    lim = dict(_BASE_LIMITS)
+    forb = set()
+    disc = dict.fromkeys(_CARD_FACTS[next(iter(CARDS))][2], 0)
+    for cid in gizmos:
+        c_lim, c_forb, c_disc = _CARD_FACTS[cid]
+        for k, v in c_lim.items():
+            lim[k] += v - _BASE_LIMITS[k]
+        forb |= c_forb
+        for k, v in c_disc.items():
+            if v:
+                disc[k] += v
+    return lim, forb, disc
+
+
+@lru_cache(maxsize=200_000)
+def _spend(target: str, need: int, energy: tuple, triples: tuple):
+    """A cheapest payment's spheres for a cost (`payment.witness`), or None if it cannot be paid."""
+    storage = dict(zip(COLORS, energy))
+    have = sum(energy) if target == "any" else storage[target]
+    if have < need and not (triples and payment.reach(target, need, payment._cap(energy, need), triples)):
+        return None
+    return payment.witness(target=target, need=need, pool=[], storage=storage,
+                           slots=[("?", i, t) for i, t in enumerate(triples)])["spend"]
+
+
+@lru_cache(maxsize=200_000)
+def _card_builds(cid: str, need: int, energy: tuple, triples: tuple) -> tuple:
+    """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them)."""
+    if need > 0:
+        spend = _spend(CARDS[cid]["color"], need, energy, triples)
+        if spend is None:
+            return ()
+        return ({"type": "build", "card": cid, "spend": spend}, {"type": "build", "card": cid})
+    return ({"type": "build", "card": cid},)
+
+
+@lru_cache(maxsize=100_000)
+def _pay_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple, cancel: bool) -> tuple:
+    """The legal moves during a payment (as `GizmosRules._legal_pay` lists them)."""
+    pool_l = [list(u) for u in pool]
+    storage = dict(zip(COLORS, free))
+    slots_l = list(slots)
+    moves = [{"type": "pay", "spend": spend} for spend in payment.spend_options(
+        target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)]
+    moves += payment.options(target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)
+    if cancel:
+        moves.append({"type": "cancel"})
+    return tuple(moves)
+
+
+@lru_cache(maxsize=100_000)
+def _witness(target: str, need: int, pool: tuple, free: tuple, slots: tuple, only: tuple) -> tuple:
+    """The steps of a whole "pay" move (as `GizmosRules._move_pay` finds them)."""
+    plan = payment.witness(target=target, need=need, pool=[list(u) for u in pool],
+                           storage=dict(zip(COLORS, free)), slots=list(slots),
+                           only=dict(zip(COLORS, only)))
+    return tuple(plan["moves"])
+
+
+_FILE_MOVES = {cid: {"type": "file", "card": cid} for cid in CARDS}
+_PICK_MOVES = {c: {"type": "pick", "color": c} for c in COLORS}
+_RESEARCH_MOVES = {lvl: {"type": "research", "level": lvl} for lvl in (1, 2, 3)}
+
+
+class _SimRules(GizmosRules):
+    """The rules with memoised move generation (the same moves, the same effects)."""
+
+    def _facts(self, s, seat):
+        return _seat_facts(tuple(s["seats"][seat]["gizmos"]))
+
+    def _can_file(self, s, seat):
+        p = s["seats"][seat]
+        lim, forb, _disc = self._facts(s, seat)
+        return "file" not in forb and len(p["archive"]) < lim["file_limit"]
+
+    def _can_research(self, s, seat):
+        return ("research" not in self._facts(s, seat)[1]
+                and any(s["decks"][k] for k in ("1", "2", "3")))
+
+    def _can_pick(self, s, seat):
+        p = s["seats"][seat]
+        if not s["row"]:
+            return False
+        e = p["energy"]
+        return e["red"] + e["yellow"] + e["blue"] + e["black"] < self._facts(s, seat)[0]["energy_limit"]
+
+    def need(self, s, seat, cid, source):
+        card = CARDS[cid]
+        return max(0, card["cost"] - self._facts(s, seat)[2][(source, card["level"])])
+
+    def _triples(self, s, seat):
+        used = s["used"]
+        pend = s["pending"] if s["phase"] == "pay" else None
+        if pend and pend["slots_used"]:
+            return payment._triples(self.free_slots(s, seat))
+        out = []
+        for cid in s["seats"][seat]["gizmos"]:
+            slots = SLOTS.get(cid)
+            if slots and cid not in used:
+                out.extend(slots)
+        out.sort()
+        return tuple(out)
+
+    def _energy(self, s, seat):
+        e = s["seats"][seat]["energy"]
+        return (e["red"], e["yellow"], e["blue"], e["black"])
+
+    def _builds(self, s, seat, cards, source):
+        """The build moves of `cards` from `source` (one seat's facts looked up once)."""
+        disc = self._facts(s, seat)[2]
+        triples = self._triples(s, seat)
+        e = s["seats"][seat]["energy"]
+        energy = (e["red"], e["yellow"], e["blue"], e["black"])
+        moves = []
+        for cid in cards:
+            card = CARDS[cid]
+            need = card["cost"] - disc[(source, card["level"])]
+            moves += _card_builds(cid, need if need > 0 else 0, energy, triples)
+        return moves
+
+    def _legal_main(self, s, seat):
+        moves = []
+        p = s["seats"][seat]
+        lim, forb, _disc = self._facts(s, seat)
+        dis = s["display"]
+        display = [cid for row in (dis["1"], dis["2"], dis["3"]) for cid in row if cid is not None]
+        if "file" not in forb and len(p["archive"]) < lim["file_limit"]:
+            moves += [_FILE_MOVES[cid] for cid in display]
+        row = s["row"]
+        if row:
+            e = p["energy"]
+            if e["red"] + e["yellow"] + e["blue"] + e["black"] < lim["energy_limit"]:
+                moves += [_PICK_MOVES[c] for c in COLORS if c in row]
+        moves += self._builds(s, seat, display, "display")
+        if p["archive"]:
+            moves += self._builds(s, seat, p["archive"], "archive")
+        if "research" not in forb:
+            decks = s["decks"]
+            moves += [_RESEARCH_MOVES[lvl] for lvl in (1, 2, 3) if decks[str(lvl)]]
+        if not moves:
+            moves.append({"type": "pass"})
+        return moves
+
+    def _legal_research(self, s, seat):
+        cards = s["research"]["cards"]
+        moves = self._builds(s, seat, cards, "research")
+        if self._can_file(s, seat):
+            moves += [_FILE_MOVES[cid] for cid in cards]
+        moves.append({"type": "decline"})
+        return moves
+
+    def _move_pay(self, s, seat, move, rng):
+        if move["type"] != "pay":
+            return super()._move_pay(s, seat, move, rng)
+        pend = s["pending"]
+        e = s["seats"][seat]["energy"]
+        spent = pend["spent"]
+        plan = _witness(pend["target"], pend["need"], tuple(tuple(u) for u in pend["pool"]),
+                        tuple(e[c] - spent[c] for c in COLORS), tuple(self.free_slots(s, seat)),
+                        tuple(move["spend"].get(c, 0) for c in COLORS))
+        for step in plan:
+            super()._move_pay(s, seat, step, rng)
+
+    def _legal_pay(self, s, seat):
+        pend = s["pending"]
+        e = s["seats"][seat]["energy"]
+        spent = pend["spent"]
+        free = tuple(e[c] - spent[c] for c in COLORS)
+        return list(_pay_moves(pend["target"], pend["need"], tuple(tuple(u) for u in pend["pool"]),
+                               free, tuple(self.free_slots(s, seat)),
+                               not pend["pool"] and pend["source"] != "research"))
+
+    def usable(self, s, seat, cid):
+        eff = CARDS[cid]["effect"]
+        if "draw_random" in eff:
+            p = s["seats"][seat]
+            return (sum(p["energy"].values()) < self._facts(s, seat)[0]["energy_limit"]
+                    and sum(s["supply"].values()) > 0)
+        return super().usable(s, seat, cid)
+
+
+_RULES = _SimRules(slug="gizmos", name="Gizmos", min_players=2, max_players=4)
+
+
+def _copy_pending(pend):
+    if pend is None:
+        return None
+    if "pool" in pend:
+        return {"card": pend["card"], "source": pend["source"], "need": pend["need"],
+                "target": pend["target"], "pool": [list(u) for u in pend["pool"]],
+                "spent": dict(pend["spent"]), "slots_used": [list(x) for x in pend["slots_used"]]}
+    return dict(pend)
+
+
+class Simulator:
+    """Fast, unchecked Gizmos rules on (log-less) state dicts."""
+
+    rules = _RULES
+
+    def from_rules(self, state: dict) -> dict:
+        """A simulator state equal to the rules' `state` (which stays untouched), log aside."""
+        return self.clone(state)
+
+    def clone(self, s: dict) -> dict:
+        t = dict(s)
+        t["supply"] = dict(s["supply"])
+        t["row"] = list(s["row"])
+        decks = s["decks"]
+        t["decks"] = {"1": list(decks["1"]), "2": list(decks["2"]), "3": list(decks["3"])}
+        display = s["display"]
+        t["display"] = {"1": list(display["1"]), "2": list(display["2"]), "3": list(display["3"])}
+        t["seats"] = [{"energy": dict(p["energy"]), "archive": list(p["archive"]),
+                       "gizmos": list(p["gizmos"]), "tokens": p["tokens"]} for p in s["seats"]]
+        t["pending"] = _copy_pending(s["pending"])
+        r = s["research"]
+        if r is not None:
+            r = dict(r)
+            r["cards"] = list(r["cards"])
+        t["research"] = r
+        t["used"] = list(s["used"])
+        t["armed"] = list(s["armed"])
+        t["log"] = _SINK
+        if "auto" in s:
+            t["auto"] = list(s["auto"])
+        return t
+
+    def to_move(self, s: dict) -> frozenset:
+        return frozenset() if s["over"] else frozenset((s["current"],))
+
+    def current(self, s: dict) -> int | None:
+        """The one seat to move (Gizmos has no simultaneous decisions), or None at the end."""
+        return None if s["over"] else s["current"]
+
+    def legal_moves(self, s: dict, seat: int) -> list[dict]:
+        if s["over"] or seat != s["current"]:
+            return []
+        return getattr(_RULES, "_legal_" + s["phase"])(s, seat)
+
+    def play(self, s: dict, seat: int, move: dict) -> dict:
+        """Apply a move taken from `legal_moves` to `s` in place (and return `s`)."""
+        if s["log"] is not _SINK:
+            s["log"] = _SINK
+        rng = Rng(s["rng"])
+        getattr(_RULES, "_move_" + s["phase"])(s, seat, move, rng)
+        s["rng"] = rng.state
+        return s
+
+    def outcome(self, s: dict) -> dict | None:
+        return _RULES.outcome(s)
+
+
+SIMULATOR = Simulator()
