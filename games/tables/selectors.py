@@ -5,9 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
-
 from datetime import timedelta
+from typing import Any
 
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
