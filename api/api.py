@@ -22,7 +22,7 @@ from games.tables.errors import ActionError
 from . import auth, selectors
 from .problems import CONTENT_TYPE, Problem, from_problem, from_refusal, problem_response
 from .schemas import (MAX_ID, MAX_SEQ, EventsOut, GameOut, MeOut, MoveIn, MoveOut, MovesOut,
-                      MyTablesOut, NewTableIn, ProblemOut, TableOut, TableSummaryOut)
+                      MyTablesOut, NewTableIn, ProblemOut, RecordOut, TableOut, TableSummaryOut)
 
 DESCRIPTION = """The public API of Pyramid Tables: the games, your tables, views, legal moves,
 moves, events and a live stream. Authenticate with a personal token from your profile page:
@@ -154,6 +154,19 @@ def events(request, table_id: int = TableId,
     """The table's events after `since`, each with the log entries your seat saw it write."""
     return selectors.events_since(selectors.visible_table(table_id, request.auth.user),
                                   request.auth.user, since)
+
+
+@tables.get("/{table_id}/record", response={200: RecordOut, **WRITE_ERRORS}, auth=auth.read)
+def record(request, table_id: int = TableId):
+    """The record of a finished table (seats, every event, outcome, result), the same
+    document as the table page's record download; `not_finished` for a table in play."""
+    from games.history import records
+    from games.tables.models import Table
+
+    found = selectors.visible_table(table_id, request.auth.user)
+    if found.status != Table.Status.FINISHED:
+        raise Problem(409, "not_finished", _("Only a finished game has a record."))
+    return records.export(found)
 
 
 # -- writes -----------------------------------------------------------------------------

@@ -29,6 +29,7 @@ TITLES = {
     "not_your_seat": gettext_lazy("Not your seat"),
     "not_your_decision": gettext_lazy("Not your decision"),
     "table_closed": gettext_lazy("The table is not running"),
+    "not_finished": gettext_lazy("The game is not finished"),
     "refused": gettext_lazy("Refused"),
     "rate_limited": gettext_lazy("Too many requests"),
     "busy": gettext_lazy("The site is busy"),

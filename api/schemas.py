@@ -167,3 +167,42 @@ class NewTableIn(Schema):
     invitees: list[Annotated[str, StringConstraints(pattern=NAME_PATTERN)]] = Field(
         default_factory=list, max_length=10, description="Usernames to invite.")
     rated: bool = False
+
+
+class RecordSeatOut(Schema):
+    position: int
+    name: str
+    username: str | None
+    bot: str | None
+    taken_over: bool
+
+
+class RecordEventOut(Schema):
+    seq: int
+    kind: str
+    seat: int | None
+    data: Any
+    actor: str | None
+    at: str
+
+
+class RecordOut(Schema):
+    """The record of a finished table: the same document as the page's record.json download
+    (games/history/records.py), which `manage.py import_record` reads back."""
+    format: str
+    format_version: int
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    players: int
+    seed: int
+    rated: bool
+    time_control: dict[str, Any]
+    timeout_policy: str
+    started_at: str | None
+    finished_at: str | None
+    seats: list[RecordSeatOut]
+    events: list[RecordEventOut]
+    outcome: Any
+    result: Any
+    final_state_sha256: str | None

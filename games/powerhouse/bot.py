@@ -6,7 +6,8 @@ bag's contents by type are in the view, so the bot rebuilds an equivalent
 state from the view (`state_from_view`, with a generator of its own standing in
 for the bag's order) and simulates with the real rules.
 
-- ``random``: a uniformly random legal move.
+- ``random``: a uniformly random legal move (in a very long game it tires into the fast
+  bot's moves, so two random bots still finish; see RANDOM_PATIENCE_TURNS).
 - ``fast``: plans on bare networks, without the rules' state: a whole reaction
   (reactor or battery, discard, give, recipient and take) scored at once, a size
   to draw by the expected best reaction over the colours it may bring, a die by
@@ -52,7 +53,9 @@ def choose(view: dict, legal: list[dict], *, level: str, rng: Rng,
         raise ValueError(f"unknown bot level {level!r}")
     if not legal:
         raise ValueError("no legal move to choose from")
-    if level == "random" or len(legal) == 1:
+    if len(legal) == 1:
+        return rng.choice(legal)
+    if level == "random" and not _random_tires(view, rng):
         return rng.choice(legal)
     seat = view["you"]["seat"]
     if level == "expert":
@@ -94,6 +97,23 @@ def _restless_draw(view: dict, legal: list[dict], rng: Rng) -> dict | None:
     if rng.random() >= chance:
         return None
     return rng.choice(legal)
+
+
+# Uniformly random players almost never build a clean powerhouse (two random bots ran past
+# 14,000 decisions), so the random level tires: past RANDOM_PATIENCE_TURNS turns of the
+# table (all players' turns together, so five random players tire as soon as two do) it
+# plays a decision like the fast bot with a chance growing to 1 over RANDOM_TIRE_RAMP turns,
+# and such games end like fast bots' games do (bench/bench_bot_lengths.py, random vs random).
+
+RANDOM_PATIENCE_TURNS = 120
+RANDOM_TIRE_RAMP = 120
+
+
+def _random_tires(view: dict, rng: Rng) -> bool:
+    turns = view["turn"]
+    if turns <= RANDOM_PATIENCE_TURNS:
+        return False
+    return rng.random() < min(1.0, (turns - RANDOM_PATIENCE_TURNS) / RANDOM_TIRE_RAMP)
 
 
 # -- measuring a network -------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client, override_settings
 
@@ -322,3 +324,44 @@ def test_spanish_on_the_profile_page_and_in_problems(make_user):
     refused = ApiClient(None).get("/me", HTTP_ACCEPT_LANGUAGE="es")
     assert refused.json()["title"] == "Hace falta un token de la API válido"
     assert ApiClient(None).get("/me").json()["title"] == "A valid API token is needed"
+
+
+def test_the_record_of_a_finished_table_is_the_pages_record(running_table, api_for):
+    """Refused while the game is on (409 `not_finished`); once it ends, the same document
+    as the page's record.json, which replays to the table's final state."""
+    from games.history import records
+
+    table = running_table
+    seat, user = owing(table)
+    api = api_for(user)
+    early = api.get(f"/tables/{table.pk}/record")
+    assert early.status_code == 409 and early["Content-Type"] == PROBLEM
+    assert early.json()["code"] == "not_finished"
+    for n in range(200):  # High Card ends in a few dozen decisions
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            break
+        seat, user = owing(table)
+        mover = api_for(user)
+        move = mover.get(f"/tables/{table.pk}/moves").json()["moves"][0]["move"]
+        answer = mover.post(f"/tables/{table.pk}/moves",
+                            {"move": move, "based_on": table.seq, "key": f"record-{n:04d}"})
+        assert answer.status_code == 200, answer.content
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    body = api.get(f"/tables/{table.pk}/record")
+    assert body.status_code == 200, body.content
+    record = body.json()
+    assert record == json.loads(json.dumps(records.export(table)))
+    assert record["outcome"] == table.outcome and len(record["events"]) == table.events.count()
+    records.verify(record)  # replays to the stored final state, or raises
+    # A stranger reads it exactly when the table's page is theirs to see.
+    eve = make_stranger()
+    expected = 200 if actions.can_see(table, eve) else 404
+    assert api_for(eve).get(f"/tables/{table.pk}/record").status_code == expected
+
+
+def make_stranger():
+    from accounts.models import User
+
+    return User.objects.create_user("rec-eve", "rec-eve@example.org", "x-Strong-pass-1")
