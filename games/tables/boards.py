@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import traceback
+import types
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,20 +135,47 @@ def board_problems(config: GameAppConfig) -> list[BoardProblem]:
         return [BoardProblem("a new game does not start", f"{type(exc).__name__}: {exc}",
                              _where(exc, config))]
     problems = []
-    for viewer in [*range(players), None]:
-        what = "the spectator's board" if viewer is None else f"the board of seat {viewer}"
-        try:
-            tv = preview_view(config.game_slug, state, viewer, players=players)
-        except Exception as exc:  # noqa: BLE001 - the display's labels or log lines
-            problems.append(BoardProblem(f"{what} does not draw", f"{type(exc).__name__}: {exc}",
-                                         _where(exc, config)))
-            continue
-        try:
-            render_board(tv, engine=engine)
-        except Exception as exc:  # noqa: BLE001
-            problems.append(BoardProblem(f"{what} does not draw", f"{type(exc).__name__}: {exc}",
-                                         _where(_render_with_debug(tv, exc), config)))
+    with _static_without_manifest():
+        for viewer in [*range(players), None]:
+            problems.extend(_draw_problems(config, engine, state, viewer, players))
     return problems
+
+
+@contextmanager
+def _static_without_manifest():
+    """`{% static %}` answers the plain file name while the check draws: before
+    collectstatic (a deploy check, a fresh checkout) a manifest storage has no entries
+    and no collected files yet, which is not the board's fault. Only this check's
+    renders, at start-up, see it; the pages keep the hashed names."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.core.files.storage import FileSystemStorage
+
+    staticfiles_storage.url  # noqa: B018 - makes the lazy storage real
+    storage = getattr(staticfiles_storage, "_wrapped", staticfiles_storage)
+    if not isinstance(storage, FileSystemStorage) or not hasattr(storage, "hashed_files"):
+        yield
+        return
+    storage.url = types.MethodType(FileSystemStorage.url, storage)
+    try:
+        yield
+    finally:
+        del storage.url
+
+
+def _draw_problems(config, engine, state, viewer, players) -> list[BoardProblem]:
+    """One viewer's board: its view built the page's way, then drawn."""
+    what = "the spectator's board" if viewer is None else f"the board of seat {viewer}"
+    try:
+        tv = preview_view(config.game_slug, state, viewer, players=players)
+    except Exception as exc:  # noqa: BLE001 - the display's labels or log lines
+        return [BoardProblem(f"{what} does not draw", f"{type(exc).__name__}: {exc}",
+                             _where(exc, config))]
+    try:
+        render_board(tv, engine=engine)
+    except Exception as exc:  # noqa: BLE001
+        return [BoardProblem(f"{what} does not draw", f"{type(exc).__name__}: {exc}",
+                             _where(_render_with_debug(tv, exc), config))]
+    return []
 
 
 def _compile_with_debug(name: str, exc: Exception) -> BaseException:

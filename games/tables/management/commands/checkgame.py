@@ -11,6 +11,10 @@ from games.tables.plugins import installed_games
 
 
 class Command(BaseCommand):
+    # It reports a broken board itself, with the rest of its findings; the system checks
+    # (tables.E003) would stop it before it starts.
+    requires_system_checks = []
+
     help = ("Check an installed game: the shared property harness, every bot level against "
             "every other, the board for every seat and a spectator at many positions, and the "
             "purity scan of its package. Prints each problem with the file to look at; exits "
