@@ -45,6 +45,7 @@ def test_finish_replay_with_the_keyboard_then_rematch(new_context, live_server_a
 
     # 2. The replay opens at the end; the keyboard steps through it.
     page.get_by_role("link", name="Replay the game step by step").click()
+    page.wait_for_load_state("load")  # the keys below need the replay's script (failed on a busy run)
     position = page.get_by_test_id("replay-position")
     last = Table.objects.get(pk=table.pk).events.filter(
         kind__in=("start", "move", "resign", "timeout", "abandon")).count() - 1
