@@ -7,7 +7,7 @@ state from the view (`state_from_view`, with a generator of its own standing in
 for the bag's order) and simulates with the real rules.
 
 - ``random``: a uniformly random legal move (in a very long game it tires into the fast
-  bot's moves, so two random bots still finish; see RANDOM_PATIENCE_TURNS).
+  bot's moves, so two random bots still finish; see RANDOM_PATIENCE_ROUNDS).
 - ``fast``: plans on bare networks, without the rules' state: a whole reaction
   (reactor or battery, discard, give, recipient and take) scored at once, a size
   to draw by the expected best reaction over the colours it may bring, a die by
@@ -100,20 +100,20 @@ def _restless_draw(view: dict, legal: list[dict], rng: Rng) -> dict | None:
 
 
 # Uniformly random players almost never build a clean powerhouse (two random bots ran past
-# 14,000 decisions), so the random level tires: past RANDOM_PATIENCE_TURNS turns of the
-# table (all players' turns together, so five random players tire as soon as two do) it
-# plays a decision like the fast bot with a chance growing to 1 over RANDOM_TIRE_RAMP turns,
-# and such games end like fast bots' games do (bench/bench_bot_lengths.py, random vs random).
+# 14,000 decisions), so the random level tires: past RANDOM_PATIENCE_ROUNDS rounds (turns per
+# player) it plays a decision like the fast bot with a chance growing to 1 over
+# RANDOM_TIRE_RAMP rounds, and such games end like fast bots' games do
+# (bench/bench_bot_lengths.py, random vs random).
 
-RANDOM_PATIENCE_TURNS = 120
-RANDOM_TIRE_RAMP = 120
+RANDOM_PATIENCE_ROUNDS = 60
+RANDOM_TIRE_RAMP = 60
 
 
 def _random_tires(view: dict, rng: Rng) -> bool:
-    turns = view["turn"]
-    if turns <= RANDOM_PATIENCE_TURNS:
+    rounds = view["turn"] / view["players"]
+    if rounds <= RANDOM_PATIENCE_ROUNDS:
         return False
-    return rng.random() < min(1.0, (turns - RANDOM_PATIENCE_TURNS) / RANDOM_TIRE_RAMP)
+    return rng.random() < min(1.0, (rounds - RANDOM_PATIENCE_ROUNDS) / RANDOM_TIRE_RAMP)
 
 
 # -- measuring a network -------------------------------------------------------------------

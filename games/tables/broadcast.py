@@ -113,4 +113,4 @@ def moved(table_id: int, seq: int, new_turn_seats: list[int], seats) -> None:
         _send_all(layer, [(group_name(table_id), _table_message(table_id, seq, False)),
                           *_player_messages(table_id, new_turn_seats, seats)])
     except Exception:  # noqa: BLE001 - Redis down must not lose or block a move
-        log.warning("pushes for table %s seq %s failed", table_id, seq, exc_info=True)
+        log.warning("push for table %s seq %s failed", table_id, seq, exc_info=True)
