@@ -139,7 +139,12 @@ def budget_note(game: str, budget: int | None) -> str:
         " (the default)" if budget is None or budget == default else f" (default {default})")
 
 
-def decision_times(game: str, level: str, decisions: int, budget: int | None = None) -> None:
+def decision_times(game: str, level: str, decisions: int, budget: int | None = None,
+                   timed=None) -> None:
+    """`level`'s seconds per decision against fast bots, 2 players, alternating seats.
+
+    Only decisions with a choice are timed, and only those `timed(view)` accepts (all
+    of them by default; Gizmos' bench times the phases its expert searches)."""
     rules = get_rules(game)
     choose = chooser(game, budget)
     times: list[float] = []
@@ -159,7 +164,7 @@ def decision_times(game: str, level: str, decisions: int, budget: int | None = N
             t0, c0 = time.perf_counter(), time.process_time()
             move = choose(view, legal, level=lv, rng=Rng.from_seed(f"{seed}:{n}:{seat}"))
             took, took_cpu = time.perf_counter() - t0, time.process_time() - c0
-            if seat == me and len(legal) > 1:
+            if seat == me and len(legal) > 1 and (timed is None or timed(view)):
                 times.append(took)
                 cpu.append(took_cpu)
             state = rules.apply(state, seat, move)

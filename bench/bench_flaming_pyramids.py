@@ -35,7 +35,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.bench_bots import wilson  # noqa: E402
+from bench.bench_bots import decision_times, wilson  # noqa: E402
 from games.engine import Rng  # noqa: E402
 from games.engine.botplay import DECISION_BOUNDS, play  # noqa: E402
 from games.flaming_pyramids import bot, expert, sim  # noqa: E402
@@ -95,38 +95,8 @@ def speed(runs, decisions):
 
 
 def times(budget, decisions):
-    spent, cpus = [], []
-    g = 0
-    while len(spent) < decisions:
-        seed = 5_000 + g
-        state = RULES.new_game(players=2, seed=seed)
-        me = g % 2
-        for n in range(DECISION_BOUNDS[GAME]):
-            if RULES.outcome(state) is not None or len(spent) >= decisions:
-                break
-            seat = min(RULES.to_move(state))
-            legal = RULES.legal_moves(state, seat)
-            view = RULES.view(state, seat)
-            level = "expert" if seat == me else "fast"
-            t0, c0 = time.perf_counter(), time.process_time()
-            move = bot.choose(view, legal, level=level, rng=Rng.from_seed(f"{seed}:{n}:{seat}"),
-                              iterations=budget)
-            took, cpu = time.perf_counter() - t0, time.process_time() - c0
-            if seat == me and len(legal) > 1:
-                spent.append(took)
-                cpus.append(cpu)
-            state = RULES.apply(state, seat, move)
-        g += 1
-    spent.sort()
-    cpus.sort()
-    p99 = spent[min(len(spent) - 1, int(len(spent) * 0.99))]
-    mean = statistics.mean(spent)
-    print(f"expert at {budget} iterations per decision, {len(spent)} decisions against fast: "
-          f"mean {mean * 1000:,.1f} ms, p99 {p99 * 1000:,.1f} ms, max {spent[-1] * 1000:,.1f} ms, "
-          f"{mean / budget * 1e6:,.0f} us per iteration (wall clock); CPU time: mean "
-          f"{statistics.mean(cpus) * 1000:,.1f} ms, p99 {cpus[min(len(cpus) - 1, int(len(cpus) * 0.99))] * 1000:,.1f} ms, "
-          f"max {cpus[-1] * 1000:,.1f} ms, {statistics.mean(cpus) / budget * 1e6:,.0f} us per iteration; "
-          f"{uptime()}", flush=True)
+    """The expert's seconds per decision (wall and CPU) at `budget` iterations, against fast."""
+    decision_times(GAME, "expert", decisions, budget)
 
 
 def _choose(budget):

@@ -46,7 +46,7 @@ from games.gizmos.rules import RULES, copy_state  # noqa: E402
 from games.gizmos.rules.game import MOVE_TYPES  # noqa: E402
 from games.gizmos.sim import SIMULATOR  # noqa: E402
 
-from bench.bench_bots import wilson  # noqa: E402
+from bench.bench_bots import decision_times, wilson  # noqa: E402
 
 GAME = "gizmos"
 
@@ -95,34 +95,10 @@ def speed(decisions: int, runs: int, which: str) -> None:
               f"{cpu:,.0f} decisions per CPU second, {wall:,.0f} per wall second", flush=True)
 
 
-def times(budget: int, decisions: int) -> None:
-    cpu_times, wall_times = [], []
-    g = 0
-    while len(cpu_times) < decisions:
-        seed = 5_000 + g
-        state = RULES.new_game(players=2, seed=seed)
-        me = g % 2
-        for n in range(DECISION_BOUNDS[GAME]):
-            if state["over"] or len(cpu_times) >= decisions:
-                break
-            seat = state["current"]
-            legal = RULES.legal_moves(state, seat)
-            view = RULES.view(state, seat)
-            level = "expert" if seat == me else "fast"
-            c0, w0 = time.process_time(), time.perf_counter()
-            move = bot.choose(view, legal, level=level, rng=Rng.from_seed(f"{seed}:{n}:{seat}"),
-                              iterations=budget)
-            c1, w1 = time.process_time(), time.perf_counter()
-            if seat == me and len(legal) > 1 and view["turn"]["phase"] in _searched():
-                cpu_times.append(c1 - c0)
-                wall_times.append(w1 - w0)
-            state = RULES.apply(state, seat, move)
-        g += 1
-    for name, t in (("CPU", cpu_times), ("wall", wall_times)):
-        t = sorted(t)
-        p99 = t[min(len(t) - 1, int(len(t) * 0.99))]
-        print(f"  expert at {budget} iterations, {len(t)} searched decisions, {name} seconds: "
-              f"mean {statistics.mean(t):.3f}, p99 {p99:.3f}, max {t[-1]:.3f}", flush=True)
+def times(budget, decisions):
+    """The expert's seconds per decision (wall and CPU) at `budget` iterations, against fast."""
+    decision_times(GAME, "expert", decisions, budget,
+                   timed=lambda view: view["turn"]["phase"] in _searched())
 
 
 def _searched():
