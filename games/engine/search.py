@@ -141,18 +141,14 @@ def _sim_rollout(adapter, sim, state, me: int, rng: Rng) -> float:
             break
         sim.play(state, seat, legal[0] if len(legal) == 1 else policy(state, seat, legal, rng))
     outcome = sim.outcome(state)
-    if outcome is not None:
-        winners = outcome.get("winners", [])
-        return (1.0 / len(winners)) if me in winners else 0.0
-    return adapter.evaluate(state, me)
+    return _won(outcome, me) if outcome is not None else adapter.evaluate(state, me)
 
 
 def _rollout(adapter, rules, state, me: int, rng: Rng) -> float:
     for _ in range(adapter.rollout_decisions):
         outcome = rules.outcome(state)
         if outcome is not None:
-            winners = outcome.get("winners", [])
-            return (1.0 / len(winners)) if me in winners else 0.0
+            return _won(outcome, me)
         owing = rules.to_move(state)
         if not owing:
             break
@@ -163,10 +159,13 @@ def _rollout(adapter, rules, state, me: int, rng: Rng) -> float:
         move = legal[0] if len(legal) == 1 else adapter.rollout_move(state, seat, legal, rng)
         state = adapter.step(state, seat, move)
     outcome = rules.outcome(state)
-    if outcome is not None:
-        winners = outcome.get("winners", [])
-        return (1.0 / len(winners)) if me in winners else 0.0
-    return adapter.evaluate(state, me)
+    return _won(outcome, me) if outcome is not None else adapter.evaluate(state, me)
+
+
+def _won(outcome: dict, me: int) -> float:
+    """A finished playout's value for `me`: 1 for a win, 1/k for a k-way shared win, else 0."""
+    winners = outcome.get("winners", [])
+    return (1.0 / len(winners)) if me in winners else 0.0
 
 
 def squash(x: float, scale: float) -> float:
