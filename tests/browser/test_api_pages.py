@@ -51,3 +51,35 @@ def test_a_token_is_made_shown_once_used_and_revoked(new_context, live_url):
         urllib.request.urlopen(urllib.request.Request(
             live_url + "/api/v1/me", headers={"Authorization": f"Bearer {raw}"}), timeout=10)
     assert refused.value.code == 401
+
+
+def test_the_profile_tokens_on_a_phone_in_spanish(new_context, live_url):
+    """The token and bot-account controls in Spanish at 390×844: labelled, nothing wider
+    than the screen, a token made with the keyboard alone, axe-core clean."""
+    from accounts.models import User
+    from tests.browser.helpers import PHONE
+    from tests.browser.test_accessibility import AXE, BLOCKING, RUN_AXE
+
+    verified_user("lia")
+    context = new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(path=str(AXE))
+    page = context.new_page()
+    sign_in(page, login="lia")
+    User.objects.filter(username="lia").update(language="es")
+    page.goto("/profile/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.get_by_text("No tienes tokens de la API.")).to_be_visible()
+    expect(page.get_by_label("esta cuenta es un bot")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    problems = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+    assert not problems, problems
+    page.get_by_label("nombre del token").fill("mi bot")
+    page.get_by_label("juego: hacer jugadas, crear mesas, unirse, salir y rendirse").check()
+    page.get_by_role("button", name="Crear un token").focus()
+    page.keyboard.press("Enter")
+    raw = page.get_by_label("Token (se muestra solo ahora: cópialo)").input_value()
+    assert raw.startswith("pt_")
+    box = page.get_by_label("Token (se muestra solo ahora: cópialo)").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+    problems = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING]
+    assert not problems, problems
