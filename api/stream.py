@@ -55,18 +55,17 @@ def _authenticate(request):
     return auth.read.authenticate(request, raw)
 
 
-def _followed(user_id: int) -> list[int]:
-    """The user's open and running tables; an open stream counts as being at them, as a
-    table page's socket does (turn mails wait while a client listens)."""
-    from django.utils import timezone
-
+def followed_tables(user_id: int) -> list[int]:
+    """The user's open and running tables, as the stream follows them at its start and at
+    every keep-alive; an open stream counts as being at them, as a table page's socket
+    does (turn mails wait while a client listens)."""
+    from games.tables import presence
     from games.tables.models import Seat, Table
 
     seats = Seat.objects.filter(user_id=user_id,
                                 table__status__in=[Table.Status.OPEN, Table.Status.RUNNING])
     table_ids = sorted(set(seats.values_list("table_id", flat=True)))
-    Seat.objects.filter(user_id=user_id, table_id__in=table_ids).update(
-        visited_at=timezone.now())
+    presence.mark_present_at(table_ids=table_ids, user_id=user_id)
     return table_ids
 
 
@@ -97,7 +96,7 @@ async def _events(user_id: int, username: str):
     last_seen: dict[int, tuple[int, str]] = {}
 
     async def follow() -> list[int]:
-        table_ids = await sync_to_async(_followed)(user_id)
+        table_ids = await sync_to_async(followed_tables)(user_id)
         # group_add also refreshes a membership before the layer's group expiry.
         for name in [player_group(user_id), *(group_name(t) for t in table_ids)]:
             await layer.group_add(name, channel)
