@@ -8,7 +8,7 @@
 For each game it prints
 - random playout speed with the checked `apply` (legal moves generated each step),
   and, when the game has one (`games.<pkg>.sim.SIMULATOR`), through its simulator
-  (clone once per game, then to_move, legal_moves, play in place, outcome): the best
+  (from_rules once per game, then to_move, legal_moves, play in place, outcome): the best
   of --repeat runs, with the load average, since other work slows every run;
 - for every level, seconds per decision (mean, p99, max) over 2-player games
   against the fast bot (only decisions with a choice are timed);
@@ -96,14 +96,14 @@ def _checked_run(game: str, decisions: int) -> float:
 def _sim_run(game: str, sim, decisions: int) -> float:
     rules = get_rules(game)
     done, seed = 0, 1
-    state = sim.clone(rules.new_game(players=2, seed=seed))
+    state = sim.from_rules(rules.new_game(players=2, seed=seed))
     chooser = Rng.from_seed(seed)
     start = time.perf_counter()
     while done < decisions:
         owing = sim.to_move(state)
         if not owing or sim.outcome(state) is not None:
             seed += 1
-            state = sim.clone(rules.new_game(players=2, seed=seed))
+            state = sim.from_rules(rules.new_game(players=2, seed=seed))
             continue
         seat = min(owing)
         sim.play(state, seat, chooser.choice(sim.legal_moves(state, seat)))

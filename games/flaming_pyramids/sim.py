@@ -299,6 +299,11 @@ class Simulator:
     """The simulation interface (see the module docstring)."""
 
     @staticmethod
+    def from_rules(state) -> SimState:
+        """A simulator state equal to the rules' `state` (which stays untouched)."""
+        return from_rules(state)
+
+    @staticmethod
     def clone(s: SimState) -> SimState:
         c = SimState()
         c.players, c.curse, c.die, c.rng = s.players, s.curse, s.die, s.rng

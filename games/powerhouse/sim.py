@@ -61,6 +61,10 @@ class PowerhouseSimulator:
 
     rules = RULES
 
+    def from_rules(self, state: dict) -> dict:
+        """A simulator state equal to the rules' `state` (which stays untouched), log aside."""
+        return self.clone(state)
+
     def clone(self, s: dict) -> dict:
         out = dict(s)
         out["bag"] = s["bag"][:]
