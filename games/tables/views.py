@@ -44,7 +44,8 @@ def home(request):
     """Signed in: the tables waiting on you first; else the open tables."""
     if not request.user.is_authenticated:
         return render(request, "tables/landing.html", {
-            "open_tables": selectors.open_tables_for(None)[:20], "games": listed_games()})
+            "open_tables": selectors.list_words(selectors.open_tables_for(None)[:20]),
+            "games": listed_games()})
     user = request.user
     turns = selectors.turns_waiting_on(user)
     request._turn_count = len(turns)  # the header's count (context_processors.turn_count)
