@@ -5,7 +5,7 @@ seat order, with the person's profile `url`), `opponents` (the others than
 `user`), `my_result` (the user's Result row, finished tables only) and
 `result_line` (the result in words from the user's side), and the words and
 link of its row in a list (games.tables.selectors.list_words). Two queries for
-any number of tables.
+any number of tables (one when none of them has ended).
 """
 
 from __future__ import annotations
@@ -50,7 +50,10 @@ def annotate(tables, user=None):
                  .only(*SEAT_FIELDS).order_by("table_id", "position")):
         seats_of[seat.table_id].append(seat)
     results_of: dict[int, dict[int, Result]] = {pk: {} for pk in unique}
-    for row in Result.objects.filter(table_id__in=list(unique)):
+    # Results are written when a table ends: none to read for open or running ones.
+    ended = [pk for pk, t in unique.items()
+             if t.status not in (Table.Status.OPEN, Table.Status.RUNNING)]
+    for row in Result.objects.filter(table_id__in=ended) if ended else ():
         results_of[row.table_id][row.position] = row
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     profile_url = UrlOf("history:profile", str)

@@ -200,23 +200,68 @@ def table_view_for(table: Table, viewer: Viewer, *, log_after: int = 0,
 LIST_DEFER = ("snapshot",)
 
 
+WAITING = Q(owes_since__isnull=False, bot_level="", table__status=Table.Status.RUNNING)
+
+
 def turns_waiting_on(user) -> list[dict]:
     """Running tables where `user` owes a decision, most urgent deadline first.
 
     Each item: table, seat and deadline (vacations included; None without a clock).
     """
-    seats = list(Seat.objects.filter(user=user, owes_since__isnull=False, bot_level="",
-                                     table__status=Table.Status.RUNNING)
+    seats = list(Seat.objects.filter(WAITING, user=user)
                  .select_related("table").defer(*(f"table__{f}" for f in LIST_DEFER))
-                 .order_by("owes_since"))
+                 .order_by("owes_since", "table_id"))
+    return _turns(seats, user)
+
+
+def _turns(seats: list[Seat], user) -> list[dict]:
+    """The turns of `user`'s waiting seats (their tables read with them), most urgent first."""
     for seat in seats:  # every seat is the user's own: no row of theirs read per table
         seat.user = user
-    periods = clocks.vacation_periods(user.pk) if seats else []
+    # The vacations move deadlines only: no clock at any of these tables, no query.
+    periods = clocks.vacation_periods(user.pk) if any(s.deadline for s in seats) else []
     turns = [{"table": s.table, "seat": s, "deadline": clocks.seat_deadline(s, periods)}
              for s in seats]
     far = timezone.now() + timedelta(days=3650)
     turns.sort(key=lambda t: (t["deadline"] or far, t["seat"].owes_since))
     return turns
+
+
+# What the dashboard reads of the player's own seat (the turns list, its deadlines).
+DASHBOARD_SEAT = ("table", "position", "user_id", "bot_level", "owes_since", "deadline", "bank",
+                  "paused_at", "muted", "taken_over")
+
+
+def dashboard_tables(user) -> dict:
+    """The home page's lists of `user`'s tables, in one query whatever their number.
+
+    `turns` (as turns_waiting_on), then newest activity first the other `running`
+    tables among the latest 50 running ones, `open_mine` (latest 50) and `finished`
+    (latest 20): what turns_waiting_on and tables_of give, read in one pass over the
+    player's seats ranked per status (a seat per table and user: seat_unique_user).
+    """
+    from django.db.models import F, Window
+    from django.db.models.functions import RowNumber
+
+    S = Table.Status
+    rank = Window(RowNumber(), partition_by=[F("table__status")],
+                  order_by=[F("table__last_event_at").desc(), F("table_id").desc()])
+    seats = list(Seat.objects.filter(user=user, table__status__in=[S.RUNNING, S.OPEN, S.FINISHED])
+                 .select_related("table").only(*DASHBOARD_SEAT, *(
+                     f"table__{f.name}" for f in Table._meta.concrete_fields
+                     if f.name not in LIST_DEFER))
+                 .annotate(rank=rank).filter(WAITING | Q(rank__lte=50))
+                 .order_by("-table__last_event_at", "-table_id"))
+    waiting = [s for s in seats if s.table.status == S.RUNNING and s.owes_since is not None
+               and not s.bot_level]
+    waiting_ids = {s.table_id for s in waiting}
+    turns = _turns(sorted(waiting, key=lambda s: (s.owes_since, s.table_id)), user)
+
+    def listed(status, most):
+        return [s.table for s in seats if s.table.status == status and s.rank <= most
+                and s.table_id not in waiting_ids][:most]
+    return {"turns": turns, "running": listed(S.RUNNING, 50), "open_mine": listed(S.OPEN, 50),
+            "finished": listed(S.FINISHED, 20)}
 
 
 def tables_waiting_on(user) -> list[Table]:

@@ -47,19 +47,12 @@ def home(request):
             "open_tables": selectors.list_words(selectors.open_tables_for(None)[:20]),
             "games": listed_games()})
     user = request.user
-    turns = selectors.turns_waiting_on(user)
+    context = selectors.dashboard_tables(user)
+    turns = context["turns"]
     request._turn_count = len(turns)  # the header's count (context_processors.turn_count)
     request._turn_sig = selectors.turns_signature(turns)
-    waiting = [turn["table"] for turn in turns]
-    waiting_ids = {t.pk for t in waiting}
-    running = [t for t in selectors.tables_of(user, status=Table.Status.RUNNING)
-               if t.pk not in waiting_ids]
-    context = {
-        "waiting": waiting, "turns": turns, "running": running,
-        "open_mine": selectors.tables_of(user, status=Table.Status.OPEN),
-        "finished": selectors.tables_of(user, status=Table.Status.FINISHED)[:20],
-        "invited": selectors.invited_tables(user),
-    }
+    context["waiting"] = [turn["table"] for turn in turns]
+    context["invited"] = selectors.invited_tables(user)
     # Opponents and results of every listed table: two queries for all of them.
     from games.history.people import annotate
     annotate([t for key in ("waiting", "running", "open_mine", "finished", "invited")
