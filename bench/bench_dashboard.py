@@ -87,7 +87,8 @@ def exists(db: str) -> bool:
     import psycopg
 
     with psycopg.connect(f"host=127.0.0.1 dbname=postgres user={ADMIN}") as conn:
-        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone() is not None
+        row = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone()
+        return row is not None
 
 
 def reuse_tables():

@@ -69,7 +69,7 @@ def annotate(tables, user=None):
             row = rows.get(seat.position)
             people.append({
                 "position": seat.position, "name": names[seat.position], "user": seat.user,
-                # The profile link of a person (not of a bot account's seat taken by a bot).
+                # The person's profile link ("" for a bot or a free seat).
                 "url": profile_url(seat.user.username) if seat.user_id else "",
                 "is_bot": seat.is_bot and not seat.taken_over, "is_free": seat.is_free,
                 "is_you": user_id is not None and seat.user_id == user_id,

@@ -7,7 +7,6 @@ import json
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
-
 from urllib.parse import quote
 
 from django.db.models import Prefetch, Q, prefetch_related_objects
@@ -299,8 +298,9 @@ def tables_of(user, *, status: str) -> list[Table]:
     """Tables with a given status where `user` has a seat, newest activity first."""
     # No DISTINCT: a user has at most one seat per table (seat_unique_user), and
     # DISTINCT over every column cost PostgreSQL a sort of all the user's tables.
+    # Ties broken by id, as dashboard_tables does: the page and its live redraw agree.
     return list(Table.objects.filter(seats__user=user, status=status).defer(*LIST_DEFER)
-                .order_by("-last_event_at")[:50])
+                .order_by("-last_event_at", "-id")[:50])
 
 
 def open_tables_for(user) -> list[Table]:
