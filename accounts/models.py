@@ -8,6 +8,14 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+def public_name(username: str, display_name: str, is_bot_account: bool) -> str:
+    """The name other players see of an account (with the bot badge for a bot account)."""
+    name = display_name or username
+    if is_bot_account:
+        return _("%(name)s [bot]") % {"name": name}
+    return name
+
+
 def timezone_choices():
     """Every IANA time zone, sorted."""
     return [(tz, tz) for tz in sorted(zoneinfo.available_timezones()) if "/" in tz or tz == "UTC"]
@@ -57,10 +65,7 @@ class User(AbstractUser):
     @property
     def name(self) -> str:
         """The name other players see (with the bot badge for a bot account)."""
-        name = self.display_name or self.username
-        if self.is_bot_account:
-            return _("%(name)s [bot]") % {"name": name}
-        return name
+        return public_name(self.username, self.display_name, self.is_bot_account)
 
     def __str__(self) -> str:
         return self.name

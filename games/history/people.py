@@ -1,17 +1,21 @@
 """Who sat at a list of tables and how each did, in a bounded number of queries.
 
 `annotate(tables, user)` adds to every table: `people` (one dict per seat, in
-seat order, with the person's profile `url`), `opponents` (the others than
-`user`), `my_result` (the user's Result row, finished tables only) and
-`result_line` (the result in words from the user's side), and the words and
-link of its row in a list (games.tables.selectors.list_words). Two queries for
-any number of tables (one when none of them has ended).
+seat order, with the account as a Person and its profile `url`), `opponents`
+(the others than `user`), `my_result` (the user's Result row, finished tables
+only) and `result_line` (the result in words from the user's side), and the
+words and link of its row in a list (games.tables.selectors.list_words). Two
+queries for any number of tables (one when none of them has ended).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.utils.translation import gettext as _
 
+from accounts.models import public_name
 from games.tables.models import Seat, Table
 from games.tables.plugins import bot_level_label, installed_games
 from games.tables.selectors import UrlOf, list_words
@@ -20,11 +24,53 @@ from . import results as words
 from .models import Result
 
 
-SEAT_FIELDS = ("table_id", "position", "user_id", "bot_level", "taken_over", "paused_at",
-               "user__username", "user__display_name", "user__is_bot_account")
+@dataclass(frozen=True, slots=True)
+class Person:
+    """What a list shows of a seated account: its username (for links) and public name."""
+
+    pk: int
+    username: str
+    name: str
 
 
-def seat_name(seat: Seat, several_bots: bool, config=None) -> str:
+@dataclass(frozen=True, slots=True)
+class ListedSeat:
+    """The columns of a seat that lists draw (no model instance: a dashboard of 100
+    tables spent a tenth of its time building Seat and User objects for them)."""
+
+    position: int
+    user_id: int | None
+    user: Person | None
+    bot_level: str
+    taken_over: bool
+    paused_at: datetime | None
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+def listed_seats(table_ids) -> dict[int, list[ListedSeat]]:
+    """The seats of these tables, in seat order, by table id: one query."""
+    seats_of: dict[int, list[ListedSeat]] = {pk: [] for pk in table_ids}
+    for (table_id, position, user_id, bot_level, taken_over, paused_at, username, display_name,
+         is_bot_account) in (Seat.objects.filter(table_id__in=list(table_ids))
+                             .order_by("table_id", "position")
+                             .values_list("table_id", "position", "user_id", "bot_level",
+                                          "taken_over", "paused_at", "user__username",
+                                          "user__display_name", "user__is_bot_account")):
+        person = (Person(user_id, username, public_name(username, display_name, is_bot_account))
+                  if user_id else None)
+        seats_of[table_id].append(ListedSeat(position, user_id, person, bot_level, taken_over,
+                                             paused_at))
+    return seats_of
+
+
+def seat_name(seat: Seat | ListedSeat, several_bots: bool, config=None) -> str:
     """The name a seat goes by in lists (like the table page's)."""
     if seat.user_id and seat.user is not None:
         return seat.user.name
@@ -43,12 +89,7 @@ def annotate(tables, user=None):
     if not unique:
         return tables
     configs = installed_games()
-    seats_of: dict[int, list[Seat]] = {pk: [] for pk in unique}
-    # Only the columns the lists draw: a dashboard of 100 tables read ~1,000 timestamps
-    # of seats and users it never shows (p["user"] is used for its username and name).
-    for seat in (Seat.objects.filter(table_id__in=list(unique)).select_related("user")
-                 .only(*SEAT_FIELDS).order_by("table_id", "position")):
-        seats_of[seat.table_id].append(seat)
+    seats_of = listed_seats(unique)
     results_of: dict[int, dict[int, Result]] = {pk: {} for pk in unique}
     # Results are written when a table ends: none to read for open or running ones.
     ended = [pk for pk, t in unique.items()
