@@ -35,3 +35,4 @@ bench: test-venv
 	$(BIN)/python bench/bench_bot_lengths.py $(BENCH_ARGS_LENGTHS)
 	$(BIN)/python bench/bench_gizmos_clicks.py
 	$(BIN)/python bench/bench_load.py
+	$(BIN)/python bench/bench_dashboard.py

@@ -1,6 +1,6 @@
 """The dashboard of a player with 100 late-game tables: queries, CPU and time per request.
 
-    .venv/bin/python bench/bench_dashboard.py [--tables 100] [--requests 60] [--profile]
+    .venv/bin/python bench/bench_dashboard.py [--tables 100] [--requests 60] [--clocks]
 
 Production-like: DEBUG off (Django's cached template loader), PostgreSQL (its own
 database, dropped at the end), Redis cache, one Daphne on a free loopback port.
@@ -9,8 +9,9 @@ replayed by a seeded random game to 300 decisions or 80 % of it, a heavy player
 at every one). Prints the dashboard's queries, then over HTTP (gzip, as a browser
 asks) p50/p95 and the server's CPU time per request, and in this process (Django's
 test client, no network) p50/p95 and CPU per request, each beside issue 10's goal.
-`--profile` also prints each query with its time and a cProfile of the in-process render.
-Bounded: about a minute on an idle 2-core machine; loopback only.
+`--profile` also prints each query with its time and a cProfile of the in-process
+render; `--keep` with BENCH_DASH_DB=<name> keeps that database and reuses it next time.
+Bounded: under a minute on an idle 2-core machine (most of it the set-up); loopback only.
 """
 
 from __future__ import annotations
@@ -116,6 +117,9 @@ def main():
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--decisions", type=int, default=300)
     parser.add_argument("--requests", type=int, default=60)
+    parser.add_argument("--clocks", action="store_true",
+                        help="give the player's waiting seats a deadline (the turn rows "
+                             "then show it; bench_load's tables have none)")
     parser.add_argument("--profile", action="store_true", help="cProfile of the in-process render")
     parser.add_argument("--keep", action="store_true",
                         help="keep the database (BENCH_DASH_DB names it) and reuse it next time")
@@ -137,6 +141,17 @@ def main():
             made, sessions, heavy = reuse_tables()
         else:
             made, _floor, sessions, heavy = bench_load.build_tables(args.tables, args.decisions)
+        if args.clocks:
+            from datetime import timedelta
+
+            from django.utils import timezone
+
+            from games.tables.models import Seat
+
+            now = timezone.now()
+            for seat in Seat.objects.filter(user=heavy, owes_since__isnull=False):
+                seat.deadline = now + timedelta(days=2, minutes=seat.pk)
+                seat.save(update_fields=["deadline"])
         print(f"set up in {time.monotonic() - started:.0f} s", flush=True)
         port = free_port()
         proc = start_server(port)
