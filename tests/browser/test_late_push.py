@@ -183,9 +183,10 @@ def test_a_late_push_of_what_the_page_shows_keeps_the_players_choice(new_context
     assert seq_of(page) == table.seq
     expect(page.locator("#ws-status")).to_have_attribute("data-rev", re.compile(r"^[0-9a-f]+$"))
 
-    # A newer event still redraws the page: our move made elsewhere (another tab, the API),
-    # and the bot's answer.
+    # A newer event still redraws the page, a choice on it too: our move made elsewhere
+    # (another tab, the API), and the bot's answer.
     shown = seq_of(page)
+    pick(page, place_moves(table, me)[-1])
     move = place_moves(table, me)[0]
     off_the_loop(actions.check_submit_move, table_id=table.pk, seat=me, move=move,
                  based_on=table.seq, actor=ana)
