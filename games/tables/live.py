@@ -160,6 +160,7 @@ def render_push(info: TableInfo, key: str, user, language: str, log_after: int |
         html = render_to_string("tables/_push.html", {
             **context, "full_log": log_after is None,
             "include_turn_count": key.startswith("s"),
+            "push_rev": info.rev,  # a redraw at the same seq: the page applies it (site.js)
         }, request)
     return Rendered(html=html, seq=info.seq, log_total=context["tv"].log_total)
 

@@ -29,6 +29,34 @@ document.addEventListener("htmx:afterSettle", function (event) {
   // After an htmx answer (a move), tell the socket what the page shows now.
   if (event.detail && event.detail.xhr && document.getElementById("log-lines")) { sayHello(); }
 });
+// A push that brings nothing newer than the page shows is dropped before it is swapped:
+// it would only redraw the board under the player's finger (a tile and a spot picked, the
+// move not yet confirmed). The socket pushes each event as it happens, also while the
+// page's own htmx answer (its move, and bots' answers made in the same request) is on its
+// way, so on a slow link such a push can arrive after that answer. The pushed #ws-status
+// says the seq it was drawn from; a redraw without a new event (names, vacations, notices)
+// is marked data-rev and applies at the page's own seq, never below it.
+var PUSHED_STATUS = /<span\b[^>]*\bid="ws-status"[^>]*>/;
+function pushedStatus(html) {
+  var tag = PUSHED_STATUS.exec(html);
+  if (!tag) { return null; }
+  var box = document.createElement("template");
+  box.innerHTML = tag[0] + "</span>";
+  return box.content.firstElementChild;
+}
+document.addEventListener("htmx:wsBeforeMessage", function (event) {
+  var message = event.detail && event.detail.message;
+  var status = document.getElementById("ws-status");
+  if (typeof message !== "string" || !status) { return; }
+  var pushed = pushedStatus(message);
+  if (!pushed) { return; }  // not a table update (a chat line)
+  var seq = parseInt(pushed.dataset.seq, 10);
+  var shown = parseInt(status.dataset.seq, 10);
+  if (isNaN(seq) || isNaN(shown)) { return; }
+  if (seq < shown || (seq === shown && !pushed.hasAttribute("data-rev"))) {
+    event.preventDefault();
+  }
+});
 // New log lines arrive at the top; never add a line the page already has.
 document.addEventListener("htmx:oobBeforeSwap", function (event) {
   var detail = event.detail;

@@ -16,7 +16,9 @@
   }
   document.addEventListener("htmx:wsOpen", function (e) { socket = e.detail.socketWrapper; beat(); });
   document.addEventListener("htmx:wsClose", function () { socket = null; });
-  document.addEventListener("htmx:wsAfterMessage", beat);
+  // Before the swap: a push the page drops as not newer (site.js) still shows the
+  // player is looking at that decision (their own move's answer drew it).
+  document.addEventListener("htmx:wsBeforeMessage", beat);
   document.addEventListener("visibilitychange", function () { used = Date.now(); beat(); });
   setInterval(beat, 50 * 1000);
 })();

@@ -19,7 +19,7 @@ from games.engine import get_rules
 from games.tables import actions, live
 from games.tables.models import Table
 from games.tables.replay import current_state
-from tests.tables.test_consumers import connect, hello, make_move, page_state
+from tests.tables.test_consumers import connect, current_seq, hello, make_move, page_state
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -150,6 +150,35 @@ async def test_the_mover_is_not_sent_again_what_their_htmx_answer_shows(running_
     assert await mine.receive_nothing(timeout=1)
     await mine.disconnect()
     await theirs.disconnect()
+
+
+WS_STATUS = re.compile(r'<span id="ws-status"[^>]*>')
+
+
+async def test_a_redraw_without_a_new_event_is_marked_for_the_page_and_a_move_is_not(
+        running_table):
+    """The page drops a push whose seq is not newer than its own (static/js/site.js),
+    unless the push is marked data-rev: a redraw at the same seq (a vacation mark)."""
+    from games.tables import broadcast
+
+    table = running_table
+    ana = await sync_to_async(lambda: table.seats.get(position=0).user)()
+    comm, ok = await connect(table.pk, user=ana)
+    assert ok
+    seq, _newest = await current_page(comm, table.pk, ana)
+    assert await comm.receive_nothing(timeout=0.5)
+
+    await sync_to_async(broadcast.table_changed)(table.pk, seq, redraw=True)
+    status = WS_STATUS.search(await comm.receive_from(timeout=10)).group(0)
+    assert f'data-seq="{seq}"' in status
+    assert re.search(r'data-rev="[0-9a-f]{12}"', status), status
+
+    await sync_to_async(make_move)(table.pk)
+    status = WS_STATUS.search(await comm.receive_from(timeout=10)).group(0)
+    assert f'data-seq="{await current_seq(table.pk)}"' in status
+    assert int(re.search(r'data-seq="(\d+)"', status).group(1)) > seq
+    assert "data-rev" not in status, status
+    await comm.disconnect()
 
 
 async def test_a_crowd_on_one_table_does_not_hold_up_another_tables_push(
