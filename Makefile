@@ -30,6 +30,11 @@ messages: venv
 	$(BIN)/python manage.py makemessages -l es --ignore=.venv --ignore=tests/browser
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
+# bench_bots: per game playout speed, every level's time per decision, the strength matrix at
+# 2 players and each level against fast bots at the game's most players (6 is capped per
+# game). Strength at the default budgets is hours of CPU: BENCH_ARGS="--games 400 --budget 40
+# --first 0" and --combine split it (bench/bench_bots.py's docstring).
+BENCH_ARGS ?= --players 6
 bench: test-venv
 	$(BIN)/python bench/bench_bots.py $(BENCH_ARGS)
 	$(BIN)/python bench/bench_bot_lengths.py $(BENCH_ARGS_LENGTHS)
