@@ -32,8 +32,9 @@ messages: venv
 
 # bench_bots: per game playout speed, every level's time per decision, the strength matrix at
 # 2 players and each level against fast bots at the game's most players (6 is capped per
-# game). Strength at the default budgets is hours of CPU: BENCH_ARGS="--games 400 --budget 40
-# --first 0" and --combine split it (bench/bench_bots.py's docstring).
+# game), 40 games a match. 400-game matches with the expert at its default budget take hours
+# of CPU: pass e.g. BENCH_ARGS="--games 400 --budget 40", or split a match over processes
+# with --first and add the parts up with --combine (bench/bench_bots.py's docstring).
 BENCH_ARGS ?= --players 6
 bench: test-venv
 	$(BIN)/python bench/bench_bots.py $(BENCH_ARGS)
