@@ -74,15 +74,10 @@ def _seat_facts(gizmos: tuple) -> tuple:
     return lim, forb, disc
 
 
-@lru_cache(maxsize=200_000)
 def _spend(target: str, need: int, energy: tuple, triples: tuple):
-    """A cheapest payment's spheres for a cost (`payment.witness`), or None if it cannot be paid."""
-    storage = dict(zip(COLORS, energy))
-    have = sum(energy) if target == "any" else storage[target]
-    if have < need and not (triples and payment.reach(target, need, payment._cap(energy, need), triples)):
-        return None
-    return payment.witness(target=target, need=need, pool=[], storage=storage,
-                           slots=[("?", i, t) for i, t in enumerate(triples)])["spend"]
+    """A cheapest payment's spheres for a cost (`payment.cheapest_spend`), or None if it cannot be paid."""
+    spend = payment._first_spend(target, need, payment._payable(target, need, energy, triples), triples)
+    return None if spend is None else dict(spend)
 
 
 @lru_cache(maxsize=200_000)

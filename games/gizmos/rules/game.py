@@ -337,15 +337,15 @@ class GizmosRules(Rules):
     def _build_moves(self, s, seat, cid, source, slots) -> list[dict]:
         """Build `cid` and then pay ("build"), or build it paying a cheapest way at once
         ("build" with that "spend"; the other ways are "pay" moves after a plain build)."""
-        if not self.affordable(s, seat, cid, source, slots):
-            return []
-        moves = []
         need = self.need(s, seat, cid, source)
-        if need:
-            plan = payment.witness(target=CARDS[cid]["color"], need=need, pool=[],
-                                   storage=s["seats"][seat]["energy"], slots=slots)
-            moves.append({"type": "build", "card": cid, "spend": plan["spend"]})
-        return moves + [{"type": "build", "card": cid}]
+        if not need:
+            return [{"type": "build", "card": cid}]
+        # A cheapest payment's spheres (`payment.witness`), None where `affordable` is false.
+        spend = payment.cheapest_spend(target=CARDS[cid]["color"], need=need,
+                                       storage=s["seats"][seat]["energy"], slots=slots)
+        if spend is None:
+            return []
+        return [{"type": "build", "card": cid, "spend": spend}, {"type": "build", "card": cid}]
 
     def _legal_pay(self, s, seat):
         pend = s["pending"]

@@ -345,6 +345,41 @@ def witness(*, target: str, need: int, pool: list, storage: dict, slots: list,
     }
 
 
+def _payable(target: str, need: int, counts: tuple, triples: tuple) -> tuple:
+    """`counts` (COLORS order) as far as a payment from scratch can tell: each colour capped
+    at `need` (no payment spends more spheres than it needs units), and 0 for a colour that
+    neither pays a coloured cost nor feeds one of the slots `triples` (the search never
+    spends such a sphere). `can_pay`, `reach`, `cheapest` and so `witness` give the same
+    answers for a payment not begun from either."""
+    if target == "any":
+        return tuple(n if n < need else need for n in counts)
+    takes = {s[0] for s in triples}
+    if "any" in takes:
+        return tuple(n if n < need else need for n in counts)
+    return tuple((n if n < need else need) if c == target or c in takes else 0
+                 for c, n in zip(COLORS, counts))
+
+
+@lru_cache(maxsize=100_000)
+def _first_spend(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
+    if need > 0 and not (sum(counts) if target == "any" else counts[COLORS.index(target)]) >= need:
+        if not triples or not reach(target, need, counts, triples):
+            return None
+    plan = witness(target=target, need=need, pool=[], storage=dict(zip(COLORS, counts)),
+                   slots=[("?", i, t) for i, t in enumerate(triples)])
+    return None if plan is None else tuple(plan["spend"].items())
+
+
+def cheapest_spend(*, target: str, need: int, storage: dict, slots: list) -> dict | None:
+    """The spheres a cheapest payment from scratch spends (`witness(...)["spend"]` with an
+    empty pool), or None if the cost cannot be paid (`can_pay` false); memoised on what it
+    depends on: the cost, the storage as `_payable` sees it and the slots' effects."""
+    triples = _triples(slots)
+    counts = _payable(target, need, tuple(storage.get(c, 0) for c in COLORS), triples)
+    spend = _first_spend(target, need, counts, triples)
+    return None if spend is None else dict(spend)
+
+
 @lru_cache(maxsize=100_000)
 def _spend_sets(target: str, need: int, done: int, group: tuple, free: tuple, triples: tuple) -> tuple:
     """The minimal sets of spheres (COLORS-order counts) that finish a payment, cheapest first."""
