@@ -74,21 +74,24 @@ def _seat_facts(gizmos: tuple) -> tuple:
     return lim, forb, disc
 
 
-def _spend(target: str, need: int, energy: tuple, triples: tuple):
-    """A cheapest payment's spheres for a cost (`payment.cheapest_spend`), or None if it cannot be paid."""
-    spend = payment._first_spend(target, need, payment._payable(target, need, energy, triples), triples)
-    return None if spend is None else dict(spend)
+_PLAIN_BUILDS = {cid: ({"type": "build", "card": cid},) for cid in CARDS}
 
 
 @lru_cache(maxsize=200_000)
 def _card_builds(cid: str, need: int, energy: tuple, triples: tuple) -> tuple:
-    """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them)."""
-    if need > 0:
-        spend = _spend(CARDS[cid]["color"], need, energy, triples)
-        if spend is None:
-            return ()
-        return ({"type": "build", "card": cid, "spend": spend}, {"type": "build", "card": cid})
-    return ({"type": "build", "card": cid},)
+    """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them): the same
+    tuple for every storage the payment cannot tell apart (`payment._payable`)."""
+    if need <= 0:
+        return _PLAIN_BUILDS[cid]
+    return _paid_builds(cid, need, payment._payable(CARDS[cid]["color"], need, energy, triples), triples)
+
+
+@lru_cache(maxsize=100_000)
+def _paid_builds(cid: str, need: int, counts: tuple, triples: tuple) -> tuple:
+    spend = payment._first_spend(CARDS[cid]["color"], need, counts, triples)
+    if spend is None:  # it cannot be paid (`payment.can_pay`)
+        return ()
+    return ({"type": "build", "card": cid, "spend": dict(spend)}, _PLAIN_BUILDS[cid][0])
 
 
 @lru_cache(maxsize=100_000)
