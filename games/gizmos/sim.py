@@ -57,9 +57,13 @@ _CARD_FACTS = {cid: _card_facts(cid) for cid in CARDS}
 _BASE_LIMITS = limits([])
 
 
+_SOURCES = ("display", "archive", "research")
+
+
 @lru_cache(maxsize=16_384)
 def _seat_facts(gizmos: tuple) -> tuple:
-    """(limits, forbidden actions, discounts by (source, level)) of a seat's gizmos."""
+    """(limits, forbidden actions, discounts by (source, level), discounts by source as
+    (0, level I, level II, level III), every converter slot's effect sorted) of a seat's gizmos."""
     lim = dict(_BASE_LIMITS)
     forb = set()
     disc = dict.fromkeys(_CARD_FACTS[next(iter(CARDS))][2], 0)
@@ -71,26 +75,45 @@ def _seat_facts(gizmos: tuple) -> tuple:
         for k, v in c_disc.items():
             if v:
                 disc[k] += v
-    return lim, forb, disc
+    by_source = {src: (0, disc[(src, 1)], disc[(src, 2)], disc[(src, 3)]) for src in _SOURCES}
+    triples = tuple(sorted(t for cid in gizmos for t in SLOTS.get(cid, ())))
+    return lim, forb, disc, by_source, triples
 
 
 _PLAIN_BUILDS = {cid: ({"type": "build", "card": cid},) for cid in CARDS}
+_COST_LEVEL = {cid: (c["cost"], c["level"]) for cid, c in CARDS.items()}
+_COLOR = {cid: c["color"] for cid, c in CARDS.items()}
 
 
-@lru_cache(maxsize=200_000)
-def _card_builds(cid: str, need: int, energy: tuple, triples: tuple) -> tuple:
-    """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them): the same
-    tuple for every storage the payment cannot tell apart (`payment._payable`)."""
+@lru_cache(maxsize=20_000)
+def _build_table(energy: tuple, triples: tuple) -> tuple:
+    """For one storage and one set of free slots' effects: ((card, energy it needs) -> its
+    build moves, (colour, energy) -> a cheapest payment's spheres or None), filled as cards
+    are asked for (one memo key hashed per listing, not one per card)."""
+    return {}, {}
+
+
+_UNKNOWN = object()
+
+
+def _card_builds(cid: str, need: int, energy: tuple, triples: tuple, spends: dict) -> tuple:
+    """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them); `spends`:
+    the `_build_table` memo of payments for this storage and these slots."""
     if need <= 0:
         return _PLAIN_BUILDS[cid]
-    return _paid_builds(cid, need, payment._payable(CARDS[cid]["color"], need, energy, triples), triples)
-
-
-@lru_cache(maxsize=100_000)
-def _paid_builds(cid: str, need: int, counts: tuple, triples: tuple) -> tuple:
-    spend = payment._first_spend(CARDS[cid]["color"], need, counts, triples)
+    color = _COLOR[cid]
+    spend = spends.get((color, need), _UNKNOWN)
+    if spend is _UNKNOWN:
+        spend = spends[(color, need)] = payment._first_spend(
+            color, need, payment._payable(color, need, energy, triples), triples)
     if spend is None:  # it cannot be paid (`payment.can_pay`)
         return ()
+    return _paid_builds(cid, spend)
+
+
+@lru_cache(maxsize=50_000)
+def _paid_builds(cid: str, spend: tuple) -> tuple:
+    """Build `cid` paying `spend` ((colour, count) pairs) at once, or build it and then pay."""
     return ({"type": "build", "card": cid, "spend": dict(spend)}, _PLAIN_BUILDS[cid][0])
 
 
@@ -130,8 +153,8 @@ class _SimRules(GizmosRules):
 
     def _can_file(self, s, seat):
         p = s["seats"][seat]
-        lim, forb, _disc = self._facts(s, seat)
-        return "file" not in forb and len(p["archive"]) < lim["file_limit"]
+        facts = self._facts(s, seat)
+        return "file" not in facts[1] and len(p["archive"]) < facts[0]["file_limit"]
 
     def _can_research(self, s, seat):
         return ("research" not in self._facts(s, seat)[1]
@@ -148,11 +171,14 @@ class _SimRules(GizmosRules):
         card = CARDS[cid]
         return max(0, card["cost"] - self._facts(s, seat)[2][(source, card["level"])])
 
-    def _triples(self, s, seat):
+    def _triples(self, s, seat, facts):
+        """The effects of the seat's free converter slots, sorted (`payment._triples`)."""
         used = s["used"]
         pend = s["pending"] if s["phase"] == "pay" else None
         if pend and pend["slots_used"]:
             return payment._triples(self.free_slots(s, seat))
+        if not used:
+            return facts[4]
         out = []
         for cid in s["seats"][seat]["gizmos"]:
             slots = SLOTS.get(cid)
@@ -165,23 +191,31 @@ class _SimRules(GizmosRules):
         e = s["seats"][seat]["energy"]
         return (e["red"], e["yellow"], e["blue"], e["black"])
 
-    def _builds(self, s, seat, cards, source):
-        """The build moves of `cards` from `source` (one seat's facts looked up once)."""
-        disc = self._facts(s, seat)[2]
-        triples = self._triples(s, seat)
+    def _builds(self, s, seat, cards, source, facts):
+        """The build moves of `cards` from `source` (`facts`: the seat's `_seat_facts`)."""
+        disc = facts[3][source]
         e = s["seats"][seat]["energy"]
         energy = (e["red"], e["yellow"], e["blue"], e["black"])
+        triples = self._triples(s, seat, facts)
+        table, spends = _build_table(energy, triples)
         moves = []
         for cid in cards:
-            card = CARDS[cid]
-            need = card["cost"] - disc[(source, card["level"])]
-            moves += _card_builds(cid, need if need > 0 else 0, energy, triples)
+            cost, level = _COST_LEVEL[cid]
+            need = cost - disc[level]
+            if need < 0:
+                need = 0
+            key = (cid, need)
+            found = table.get(key)
+            if found is None:
+                found = table[key] = _card_builds(cid, need, energy, triples, spends)
+            moves += found
         return moves
 
     def _legal_main(self, s, seat):
         moves = []
         p = s["seats"][seat]
-        lim, forb, _disc = self._facts(s, seat)
+        facts = self._facts(s, seat)
+        lim, forb = facts[0], facts[1]
         dis = s["display"]
         display = [cid for row in (dis["1"], dis["2"], dis["3"]) for cid in row if cid is not None]
         if "file" not in forb and len(p["archive"]) < lim["file_limit"]:
@@ -191,9 +225,9 @@ class _SimRules(GizmosRules):
             e = p["energy"]
             if e["red"] + e["yellow"] + e["blue"] + e["black"] < lim["energy_limit"]:
                 moves += [_PICK_MOVES[c] for c in COLORS if c in row]
-        moves += self._builds(s, seat, display, "display")
+        moves += self._builds(s, seat, display, "display", facts)
         if p["archive"]:
-            moves += self._builds(s, seat, p["archive"], "archive")
+            moves += self._builds(s, seat, p["archive"], "archive", facts)
         if "research" not in forb:
             decks = s["decks"]
             moves += [_RESEARCH_MOVES[lvl] for lvl in (1, 2, 3) if decks[str(lvl)]]
@@ -203,7 +237,7 @@ class _SimRules(GizmosRules):
 
     def _legal_research(self, s, seat):
         cards = s["research"]["cards"]
-        moves = self._builds(s, seat, cards, "research")
+        moves = self._builds(s, seat, cards, "research", self._facts(s, seat))
         if self._can_file(s, seat):
             moves += [_FILE_MOVES[cid] for cid in cards]
         moves.append({"type": "decline"})

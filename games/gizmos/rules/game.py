@@ -324,25 +324,32 @@ class GizmosRules(Rules):
         if self._can_pick(s, seat):
             moves += [{"type": "pick", "color": c} for c in COLORS if c in s["row"]]
         slots = self.free_slots(s, seat)
+        pay = self._pay_context(s, seat, slots)
         for _l, _i, cid in self._display_cards(s):
-            moves += self._build_moves(s, seat, cid, "display", slots)
+            moves += self._build_moves(s, seat, cid, "display", slots, pay)
         for cid in p["archive"]:
-            moves += self._build_moves(s, seat, cid, "archive", slots)
+            moves += self._build_moves(s, seat, cid, "archive", slots, pay)
         if "research" not in forbidden(p["gizmos"]):
             moves += [{"type": "research", "level": lvl} for lvl in (1, 2, 3) if s["decks"][str(lvl)]]
         if not moves:
             moves.append({"type": "pass"})  # §15 Q4: only when no action is possible
         return moves
 
-    def _build_moves(self, s, seat, cid, source, slots) -> list[dict]:
+    def _pay_context(self, s, seat, slots) -> tuple:
+        """The seat's storage (COLORS order) and its free `slots`' effects, for `_build_moves`."""
+        e = s["seats"][seat]["energy"]
+        return tuple(e[c] for c in COLORS), payment._triples(slots)
+
+    def _build_moves(self, s, seat, cid, source, slots, pay=None) -> list[dict]:
         """Build `cid` and then pay ("build"), or build it paying a cheapest way at once
-        ("build" with that "spend"; the other ways are "pay" moves after a plain build)."""
+        ("build" with that "spend"; the other ways are "pay" moves after a plain build).
+        `pay`: `_pay_context` of the same `slots`, when several cards are listed."""
         need = self.need(s, seat, cid, source)
         if not need:
             return [{"type": "build", "card": cid}]
         # A cheapest payment's spheres (`payment.witness`), None where `affordable` is false.
-        spend = payment.cheapest_spend(target=CARDS[cid]["color"], need=need,
-                                       storage=s["seats"][seat]["energy"], slots=slots)
+        counts, triples = pay or self._pay_context(s, seat, slots)
+        spend = payment.spend_from(CARDS[cid]["color"], need, counts, triples)
         if spend is None:
             return []
         return [{"type": "build", "card": cid, "spend": spend}, {"type": "build", "card": cid}]
@@ -366,8 +373,9 @@ class GizmosRules(Rules):
         moves = []
         cards = s["research"]["cards"]
         slots = self.free_slots(s, seat)
+        pay = self._pay_context(s, seat, slots)
         for cid in cards:
-            moves += self._build_moves(s, seat, cid, "research", slots)
+            moves += self._build_moves(s, seat, cid, "research", slots, pay)
         if self._can_file(s, seat):
             moves += [{"type": "file", "card": cid} for cid in cards]
         moves.append({"type": "decline"})

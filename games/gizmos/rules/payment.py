@@ -425,13 +425,7 @@ def _payable(target: str, need: int, counts: tuple, triples: tuple) -> tuple:
     neither pays a coloured cost nor feeds one of the slots `triples` (the search never
     spends such a sphere). `can_pay`, `reach`, `cheapest` and so `witness` give the same
     answers for a payment not begun from either."""
-    if target == "any":
-        return tuple(n if n < need else need for n in counts)
-    takes = {s[0] for s in triples}
-    if "any" in takes:
-        return tuple(n if n < need else need for n in counts)
-    return tuple((n if n < need else need) if c == target or c in takes else 0
-                 for c, n in zip(COLORS, counts))
+    return _reach_canon(target, need, counts, triples)
 
 
 @lru_cache(maxsize=100_000)
@@ -448,9 +442,12 @@ def cheapest_spend(*, target: str, need: int, storage: dict, slots: list) -> dic
     """The spheres a cheapest payment from scratch spends (`witness(...)["spend"]` with an
     empty pool), or None if the cost cannot be paid (`can_pay` false); memoised on what it
     depends on: the cost, the storage as `_payable` sees it and the slots' effects."""
-    triples = _triples(slots)
-    counts = _payable(target, need, tuple(storage.get(c, 0) for c in COLORS), triples)
-    spend = _first_spend(target, need, counts, triples)
+    return spend_from(target, need, tuple(storage.get(c, 0) for c in COLORS), _triples(slots))
+
+
+def spend_from(target: str, need: int, counts: tuple, triples: tuple) -> dict | None:
+    """`cheapest_spend` for a storage as counts (COLORS order) and slots as sorted effects."""
+    spend = _first_spend(target, need, _payable(target, need, counts, triples), triples)
     return None if spend is None else dict(spend)
 
 
