@@ -27,7 +27,7 @@ from functools import lru_cache
 from games.engine import Rng
 
 from .rules import payment
-from .rules.cards import CARDS, COLORS, SLOTS, discount, forbidden, limits
+from .rules.cards import CARDS, COLORS, SLOTS, discount, forbidden, limits, trigger_matches
 from .rules.game import GizmosRules
 
 
@@ -264,6 +264,18 @@ class _SimRules(GizmosRules):
                                free, tuple(self.free_slots(s, seat)),
                                not pend["pool"] and pend["source"] != "research"))
 
+    def _arm(self, s, seat, event, built=None):
+        matching = _armed_by(event["action"], event.get("color"), event.get("card"), event.get("source"))
+        armed = []
+        if not matching:
+            return armed
+        used, already = s["used"], s["armed"]
+        for cid in s["seats"][seat]["gizmos"]:
+            if cid in matching and cid != built and cid not in used and cid not in already:
+                already.append(cid)
+                armed.append(cid)
+        return armed
+
     def usable(self, s, seat, cid):
         eff = CARDS[cid]["effect"]
         if "draw_random" in eff:
@@ -274,6 +286,23 @@ class _SimRules(GizmosRules):
 
 
 _RULES = _SimRules(slug="gizmos", name="Gizmos", min_players=2, max_players=4)
+_PHASES = ("main", "pay", "research", "return", "triggers", "pick", "file", "research_level",
+           "free_build", "over")
+_LEGAL = {phase: getattr(_RULES, "_legal_" + phase) for phase in _PHASES}
+_MOVE = {phase: getattr(_RULES, "_move_" + phase) for phase in _PHASES if phase != "over"}
+
+
+@lru_cache(maxsize=None)
+def _armed_by(action: str, color, card, source) -> frozenset:
+    """The gizmos whose trigger an action event (as `GizmosRules._arm` gets it) meets."""
+    event = {"action": action}
+    if color is not None:
+        event["color"] = color
+    if card is not None:
+        event["card"] = card
+    if source is not None:
+        event["source"] = source
+    return frozenset(cid for cid in CARDS if trigger_matches(cid, event))
 
 
 def _copy_pending(pend):
@@ -328,14 +357,14 @@ class Simulator:
     def legal_moves(self, s: dict, seat: int) -> list[dict]:
         if s["over"] or seat != s["current"]:
             return []
-        return getattr(_RULES, "_legal_" + s["phase"])(s, seat)
+        return _LEGAL[s["phase"]](s, seat)
 
     def play(self, s: dict, seat: int, move: dict) -> dict:
         """Apply a move taken from `legal_moves` to `s` in place (and return `s`)."""
         if s["log"] is not _SINK:
             s["log"] = _SINK
         rng = Rng(s["rng"])
-        getattr(_RULES, "_move_" + s["phase"])(s, seat, move, rng)
+        _MOVE[s["phase"]](s, seat, move, rng)
         s["rng"] = rng.state
         return s
 
