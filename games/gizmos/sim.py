@@ -47,36 +47,52 @@ _SINK = _Sink()
 
 
 def _card_facts(cid: str) -> tuple:
+    """What one gizmo adds to a seat's limits, forbidden actions and discounts (only what
+    it changes: empty for most gizmos)."""
     one = [cid]
-    return (limits(one), forbidden(one),
-            {(src, lvl): discount(one, source=src, level=lvl)
-             for src in ("display", "archive", "research") for lvl in (1, 2, 3)})
+    base = limits([])
+    lim = {k: v - base[k] for k, v in limits(one).items() if v != base[k]}
+    disc = {(src, lvl): discount(one, source=src, level=lvl)
+            for src in ("display", "archive", "research") for lvl in (1, 2, 3)}
+    return lim, frozenset(forbidden(one)), {k: v for k, v in disc.items() if v}
 
 
 _CARD_FACTS = {cid: _card_facts(cid) for cid in CARDS}
 _BASE_LIMITS = limits([])
-
-
+_NO_DISCOUNT = {(src, lvl): 0 for src in ("display", "archive", "research") for lvl in (1, 2, 3)}
 _SOURCES = ("display", "archive", "research")
 
 
 @lru_cache(maxsize=16_384)
 def _seat_facts(gizmos: tuple) -> tuple:
     """(limits, forbidden actions, discounts by (source, level), discounts by source as
-    (0, level I, level II, level III), every converter slot's effect sorted) of a seat's gizmos."""
-    lim = dict(_BASE_LIMITS)
-    forb = set()
-    disc = dict.fromkeys(_CARD_FACTS[next(iter(CARDS))][2], 0)
-    for cid in gizmos:
-        c_lim, c_forb, c_disc = _CARD_FACTS[cid]
-        for k, v in c_lim.items():
-            lim[k] += v - _BASE_LIMITS[k]
-        forb |= c_forb
-        for k, v in c_disc.items():
-            if v:
+    (0, level I, level II, level III), every converter slot's effect sorted) of a seat's gizmos.
+
+    Built from the facts of all gizmos but the last (gizmos are added one at a time, so
+    those are mostly known already) and the last one's."""
+    if not gizmos:
+        lim, forb, disc, triples = dict(_BASE_LIMITS), set(), dict(_NO_DISCOUNT), ()
+    else:
+        last = gizmos[-1]
+        base = _seat_facts(gizmos[:-1])
+        lim, forb, disc, triples = base[0], base[1], base[2], base[4]
+        c_lim, c_forb, c_disc = _CARD_FACTS[last]
+        if c_lim:
+            lim = dict(lim)
+            for k, v in c_lim.items():
+                lim[k] += v
+        if c_forb:
+            forb = forb | c_forb
+        if c_disc:
+            disc = dict(disc)
+            for k, v in c_disc.items():
                 disc[k] += v
+        slots = SLOTS.get(last)
+        if slots:
+            triples = tuple(sorted(triples + slots))
+        if not (c_lim or c_disc):
+            return lim, forb, disc, base[3], triples
     by_source = {src: (0, disc[(src, 1)], disc[(src, 2)], disc[(src, 3)]) for src in _SOURCES}
-    triples = tuple(sorted(t for cid in gizmos for t in SLOTS.get(cid, ())))
     return lim, forb, disc, by_source, triples
 
 
@@ -132,12 +148,21 @@ def _pay_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple, c
 
 
 @lru_cache(maxsize=100_000)
-def _witness(target: str, need: int, pool: tuple, free: tuple, slots: tuple, only: tuple) -> tuple:
-    """The steps of a whole "pay" move (as `GizmosRules._move_pay` finds them)."""
+def _pay_effect(target: str, need: int, pool: tuple, free: tuple, slots: tuple, only: tuple) -> tuple:
+    """What the steps of a whole "pay" move (as `GizmosRules._move_pay` finds them with
+    `payment.witness`) add up to: the spheres spent (COLORS order) and the converter slots
+    used, in order, as (gizmo, slot). The payment completes with its last step."""
     plan = payment.witness(target=target, need=need, pool=[list(u) for u in pool],
                            storage=dict(zip(COLORS, free)), slots=list(slots),
                            only=dict(zip(COLORS, only)))
-    return tuple(plan["moves"])
+    spend = [0] * len(COLORS)
+    slots_used = []
+    for step in plan["moves"]:
+        if step["type"] == "spend":
+            spend[COLORS.index(step["color"])] += 1
+        else:
+            slots_used.append((step["gizmo"], step["slot"]))
+    return tuple(spend), tuple(slots_used)
 
 
 _FILE_MOVES = {cid: {"type": "file", "card": cid} for cid in CARDS}
@@ -249,11 +274,22 @@ class _SimRules(GizmosRules):
         pend = s["pending"]
         e = s["seats"][seat]["energy"]
         spent = pend["spent"]
-        plan = _witness(pend["target"], pend["need"], tuple(tuple(u) for u in pend["pool"]),
-                        tuple(e[c] - spent[c] for c in COLORS), tuple(self.free_slots(s, seat)),
-                        tuple(move["spend"].get(c, 0) for c in COLORS))
-        for step in plan:
-            super()._move_pay(s, seat, step, rng)
+        spend, slots_used = _pay_effect(
+            pend["target"], pend["need"], tuple(tuple(u) for u in pend["pool"]),
+            tuple(e[c] - spent[c] for c in COLORS), tuple(self.free_slots(s, seat)),
+            tuple(move["spend"].get(c, 0) for c in COLORS))
+        # The rules' own steps, added up: the payment completes with the last one.
+        converters = []
+        for g, _si in pend["slots_used"]:
+            if g not in converters:
+                converters.append(g)
+        for g, _si in slots_used:
+            if g not in converters:
+                converters.append(g)
+        for c, n in zip(COLORS, spend):
+            spent[c] += n
+        s["pending"] = None
+        self._finish_build(s, seat, pend["card"], pend["source"], spent, converters, rng)
 
     def _legal_pay(self, s, seat):
         pend = s["pending"]
