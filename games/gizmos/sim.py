@@ -9,11 +9,16 @@ history and a copy copies none.
 
 What makes it fast is memoisation of the parts that depend on few inputs:
 - the build moves of a card depend only on the card, the energy it needs after
-  discounts, the seat's storage and its free converter slots (as effects): the payment
-  search (`payment.can_pay`, `payment.witness`) runs once per such combination;
-- a seat's limits, forbidden actions and discounts depend only on its gizmos;
-- the payment steps during a payment depend only on the payment so far, the free
-  storage and the free slots.
+  discounts, the seat's storage and its free converter slots (as effects): one memo
+  table per storage and slots, then per card (and per colour for the payment, from
+  `payment`'s own memo of a cheapest payment, `payment.cheapest_spend`);
+- a seat's limits, forbidden actions, discounts and converter slots depend only on its
+  gizmos (built from those of all but the last gizmo);
+- the gizmos an action arms depend only on the action (then on which are built, used
+  or armed already);
+- the payment steps during a payment, and what a whole "pay" move adds up to (spheres
+  spent, converters used), depend only on the payment so far, the free storage and the
+  free slots.
 The moves it returns are shared between calls: read them, never change them.
 `tests/gizmos/test_sim.py` checks over thousands of seeded random playouts that it
 gives the same states (log aside), legal moves, players to move and outcomes as the

@@ -336,19 +336,28 @@ class GizmosRules(Rules):
         return moves
 
     def _pay_context(self, s, seat, slots) -> tuple:
-        """The seat's storage (COLORS order) and its free `slots`' effects, for `_build_moves`."""
+        """The seat's storage (COLORS order), its free `slots`' effects and a memo of its
+        discounts by (source, level), for `_build_moves` listing several cards."""
         e = s["seats"][seat]["energy"]
-        return tuple(e[c] for c in COLORS), payment._triples(slots)
+        return tuple(e[c] for c in COLORS), payment._triples(slots), {}
 
     def _build_moves(self, s, seat, cid, source, slots, pay=None) -> list[dict]:
         """Build `cid` and then pay ("build"), or build it paying a cheapest way at once
         ("build" with that "spend"; the other ways are "pay" moves after a plain build).
         `pay`: `_pay_context` of the same `slots`, when several cards are listed."""
-        need = self.need(s, seat, cid, source)
+        if pay is None:
+            need = self.need(s, seat, cid, source)
+        else:  # `need`, each discount computed once per listing
+            card = CARDS[cid]
+            key = (source, card["level"])
+            off = pay[2].get(key)
+            if off is None:
+                off = pay[2][key] = discount(s["seats"][seat]["gizmos"], source=source, level=card["level"])
+            need = max(0, card["cost"] - off)
         if not need:
             return [{"type": "build", "card": cid}]
         # A cheapest payment's spheres (`payment.witness`), None where `affordable` is false.
-        counts, triples = pay or self._pay_context(s, seat, slots)
+        counts, triples, _discounts = pay or self._pay_context(s, seat, slots)
         spend = payment.spend_from(CARDS[cid]["color"], need, counts, triples)
         if spend is None:
             return []

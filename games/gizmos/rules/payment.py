@@ -447,8 +447,13 @@ def cheapest_spend(*, target: str, need: int, storage: dict, slots: list) -> dic
 
 def spend_from(target: str, need: int, counts: tuple, triples: tuple) -> dict | None:
     """`cheapest_spend` for a storage as counts (COLORS order) and slots as sorted effects."""
-    spend = _first_spend(target, need, _payable(target, need, counts, triples), triples)
+    spend = _spend_of(target, need, counts, triples)
     return None if spend is None else dict(spend)
+
+
+@lru_cache(maxsize=100_000)
+def _spend_of(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
+    return _first_spend(target, need, _payable(target, need, counts, triples), triples)
 
 
 @lru_cache(maxsize=100_000)
