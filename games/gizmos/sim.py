@@ -106,7 +106,7 @@ _COST_LEVEL = {cid: (c["cost"], c["level"]) for cid, c in CARDS.items()}
 _COLOR = {cid: c["color"] for cid, c in CARDS.items()}
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=8_192)
 def _build_table(energy: tuple, triples: tuple) -> tuple:
     """For one storage and one set of free slots' effects: ((card, energy it needs) -> its
     build moves, (colour, energy) -> a cheapest payment's spheres or None), filled as cards

@@ -5,7 +5,8 @@ need and done; the storage capped at what can still be spent, colours that pay n
 zeroed) and generates converter steps once per sphere's units. `reach`, `feasible` and
 `cheapest` (cost and first step) must answer exactly as before on every argument, since
 everything else in the payment module is built on them; and `cheapest_spend` must be the
-spheres `witness` spends (None where `can_pay` is false).
+spheres `witness` spends (None where `can_pay` is false), so that the checked rules list
+the same build moves as before.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from itertools import combinations, product
 import pytest
 
 from games.engine import Rng
-from games.gizmos.rules import COLORS, payment
+from games.gizmos.rules import CARDS, COLORS, RULES, payment
 from games.gizmos.rules.cards import SLOTS
 
 from . import payment_reference as before
@@ -90,3 +91,44 @@ def test_cheapest_spend_is_what_witness_spends():
             assert spend == plan["spend"], (target, need, storage, slots)
         else:
             assert spend is None
+
+
+def _old_build_moves(s: dict, seat: int, cid: str, source: str) -> list[dict]:
+    """The checked rules' build moves of a card as they were listed before issue 15."""
+    slots = RULES.free_slots(s, seat)
+    if not RULES.affordable(s, seat, cid, source, slots):
+        return []
+    moves = []
+    need = RULES.need(s, seat, cid, source)
+    if need:
+        plan = payment.witness(target=CARDS[cid]["color"], need=need, pool=[],
+                               storage=s["seats"][seat]["energy"], slots=slots)
+        moves.append({"type": "build", "card": cid, "spend": plan["spend"]})
+    return moves + [{"type": "build", "card": cid}]
+
+
+def test_the_checked_rules_list_the_build_moves_as_before():
+    """Seeded random games, 2-4 players: at every action choice and research draw, the build
+    moves listed are those `affordable` and `witness` gave (in the same order)."""
+    checked = 0
+    for g in range(30):
+        players = 2 + g % 3
+        state = RULES.new_game(players=players, seed=70_000 + g)
+        chooser = Rng.from_seed(f"builds:{g}")
+        while not state["over"]:
+            seat = state["current"]
+            legal = RULES.legal_moves(state, seat)
+            phase = state["phase"]
+            if phase in ("main", "research"):
+                if phase == "main":
+                    cards = [(cid, "display") for _l, _i, cid in RULES._display_cards(state)]
+                    cards += [(cid, "archive") for cid in state["seats"][seat]["archive"]]
+                else:
+                    cards = [(cid, "research") for cid in state["research"]["cards"]]
+                old = [m for cid, source in cards for m in _old_build_moves(state, seat, cid, source)]
+                assert [m for m in legal if m["type"] == "build"] == old, (g, phase)
+                checked += 1
+            builds = [m for m in legal if m["type"] in ("build", "pay", "use", "use_all")]
+            move = chooser.choice(builds) if builds and chooser.randbelow(2) else chooser.choice(legal)
+            state = RULES.apply(state, seat, move)
+    assert checked > 1_000
