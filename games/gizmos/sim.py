@@ -125,8 +125,7 @@ def _card_builds(cid: str, need: int, energy: tuple, triples: tuple, spends: dic
     color = _COLOR[cid]
     spend = spends.get((color, need), _UNKNOWN)
     if spend is _UNKNOWN:
-        spend = spends[(color, need)] = payment._first_spend(
-            color, need, payment._payable(color, need, energy, triples), triples)
+        spend = spends[(color, need)] = payment._spend_of(color, need, energy, triples)
     if spend is None:  # it cannot be paid (`payment.can_pay`)
         return ()
     return _paid_builds(cid, spend)
@@ -141,12 +140,9 @@ def _paid_builds(cid: str, spend: tuple) -> tuple:
 @lru_cache(maxsize=100_000)
 def _pay_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple, cancel: bool) -> tuple:
     """The legal moves during a payment (as `GizmosRules._legal_pay` lists them)."""
-    pool_l = [list(u) for u in pool]
-    storage = dict(zip(COLORS, free))
-    slots_l = list(slots)
-    moves = [{"type": "pay", "spend": spend} for spend in payment.spend_options(
-        target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)]
-    moves += payment.options(target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)
+    spends, steps = payment._pay_listing(target, need, pool, free, slots)
+    moves = [{"type": "pay", "spend": spend} for spend in spends]
+    moves += steps
     if cancel:
         moves.append({"type": "cancel"})
     return tuple(moves)
@@ -157,12 +153,9 @@ def _pay_effect(target: str, need: int, pool: tuple, free: tuple, slots: tuple, 
     """What the steps of a whole "pay" move (as `GizmosRules._move_pay` finds them with
     `payment.witness`) add up to: the spheres spent (COLORS order) and the converter slots
     used, in order, as (gizmo, slot). The payment completes with its last step."""
-    plan = payment.witness(target=target, need=need, pool=[list(u) for u in pool],
-                           storage=dict(zip(COLORS, free)), slots=list(slots),
-                           only=dict(zip(COLORS, only)))
     spend = [0] * len(COLORS)
     slots_used = []
-    for step in plan["moves"]:
+    for step in payment._witness_moves(target, need, pool, free, slots, only):
         if step["type"] == "spend":
             spend[COLORS.index(step["color"])] += 1
         else:

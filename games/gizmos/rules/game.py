@@ -366,17 +366,23 @@ class GizmosRules(Rules):
     def _legal_pay(self, s, seat):
         pend = s["pending"]
         p = s["seats"][seat]
-        free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
-        moves = [{"type": "pay", "spend": spend} for spend in payment.spend_options(
-            target=pend["target"], need=pend["need"], pool=pend["pool"], storage=free,
-            slots=self.free_slots(s, seat))]
-        moves += payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
-                                 storage=free, slots=self.free_slots(s, seat))
+        spends, steps = self._pay_listing(s, seat)
+        moves = [{"type": "pay", "spend": dict(spend)} for spend in spends]
+        moves += [dict(step) for step in steps]
         if not pend["pool"] and pend["source"] != "research":
             # Nothing paid yet: the build may be called off. Not a build out of a Research:
             # the card was shown to everyone to be paid for, and must stay a secret draw.
             moves.append({"type": "cancel"})
         return moves
+
+    def _pay_listing(self, s, seat) -> tuple:
+        """The whole payments' spheres and the steps open during a payment
+        (`payment.spend_options`, `payment.options`), shared: copy what is handed out."""
+        pend = s["pending"]
+        p = s["seats"][seat]
+        free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
+        return payment.pay_listing(target=pend["target"], need=pend["need"], pool=pend["pool"],
+                                   storage=free, slots=self.free_slots(s, seat))
 
     def _legal_research(self, s, seat):
         moves = []
@@ -472,15 +478,10 @@ class GizmosRules(Rules):
             pend = s["pending"]
             if kind == "cancel":
                 return [{"type": "cancel"}] if not pend["pool"] and pend["source"] != "research" else []
-            p = s["seats"][seat]
-            free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
             if kind == "pay":
-                return [{"type": "pay", "spend": spend} for spend in payment.spend_options(
-                    target=pend["target"], need=pend["need"], pool=pend["pool"], storage=free,
-                    slots=self.free_slots(s, seat))]
+                return [{"type": "pay", "spend": dict(spend)} for spend in self._pay_listing(s, seat)[0]]
             if kind in ("spend", "convert"):
-                return payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
-                                       storage=free, slots=self.free_slots(s, seat))
+                return [dict(step) for step in self._pay_listing(s, seat)[1]]
             return []
         elif phase == "research":
             cards = s["research"]["cards"]
@@ -645,11 +646,11 @@ class GizmosRules(Rules):
             return
         if move["type"] == "pay":
             p = s["seats"][seat]
-            plan = payment.witness(
+            steps = payment.witness_moves(
                 target=pend["target"], need=pend["need"], pool=pend["pool"],
                 storage={c: p["energy"][c] - pend["spent"][c] for c in COLORS},
                 slots=self.free_slots(s, seat), only=move["spend"])
-            for step in plan["moves"]:
+            for step in steps:
                 self._move_pay(s, seat, step, rng)
             return
         if move["type"] == "spend":

@@ -456,6 +456,40 @@ def _spend_of(target: str, need: int, counts: tuple, triples: tuple) -> tuple | 
     return _first_spend(target, need, _payable(target, need, counts, triples), triples)
 
 
+def pay_listing(*, target: str, need: int, pool: list, storage: dict, slots: list) -> tuple:
+    """(`spend_options(...)`, `options(...)`) as tuples, memoised on the payment so far, the
+    free storage and the free slots. Shared between calls: copy what is handed out."""
+    return _pay_listing(target, need, tuple(tuple(u) for u in pool),
+                        tuple(storage.get(c, 0) for c in COLORS), tuple(slots))
+
+
+@lru_cache(maxsize=100_000)
+def _pay_listing(target: str, need: int, pool: tuple, free: tuple, slots: tuple) -> tuple:
+    pool_l = [list(u) for u in pool]
+    storage = dict(zip(COLORS, free))
+    slots_l = list(slots)
+    return (tuple(spend_options(target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)),
+            tuple(options(target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)))
+
+
+def witness_moves(*, target: str, need: int, pool: list, storage: dict, slots: list,
+                  only: dict) -> tuple | None:
+    """`witness(..., only=only)["moves"]` (None where `witness` gives None), memoised on the
+    payment so far, the free storage and slots and the spheres to spend. The moves are
+    shared between calls: read them, never change them."""
+    return _witness_moves(target, need, tuple(tuple(u) for u in pool),
+                          tuple(storage.get(c, 0) for c in COLORS), tuple(slots),
+                          tuple(only.get(c, 0) for c in COLORS))
+
+
+@lru_cache(maxsize=100_000)
+def _witness_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple,
+                   only: tuple) -> tuple | None:
+    plan = witness(target=target, need=need, pool=[list(u) for u in pool],
+                   storage=dict(zip(COLORS, free)), slots=list(slots), only=dict(zip(COLORS, only)))
+    return None if plan is None else tuple(plan["moves"])
+
+
 @lru_cache(maxsize=100_000)
 def _spend_sets(target: str, need: int, done: int, group: tuple, free: tuple, triples: tuple) -> tuple:
     """The minimal sets of spheres (COLORS-order counts) that finish a payment, cheapest first."""
