@@ -131,13 +131,13 @@ def _card_builds(cid: str, need: int, energy: tuple, triples: tuple, spends: dic
     return _paid_builds(cid, spend)
 
 
-@lru_cache(maxsize=50_000)
+@lru_cache(maxsize=5_000)
 def _paid_builds(cid: str, spend: tuple) -> tuple:
     """Build `cid` paying `spend` ((colour, count) pairs) at once, or build it and then pay."""
     return ({"type": "build", "card": cid, "spend": dict(spend)}, _PLAIN_BUILDS[cid][0])
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _pay_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple, cancel: bool) -> tuple:
     """The legal moves during a payment (as `GizmosRules._legal_pay` lists them)."""
     spends, steps = payment._pay_listing(target, need, pool, free, slots)
@@ -148,7 +148,7 @@ def _pay_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple, c
     return tuple(moves)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _pay_effect(target: str, need: int, pool: tuple, free: tuple, slots: tuple, only: tuple) -> tuple:
     """What the steps of a whole "pay" move (as `GizmosRules._move_pay` finds them with
     `payment.witness`) add up to: the spheres spent (COLORS order) and the converter slots

@@ -29,13 +29,18 @@ from itertools import product
 from .cards import COLORS
 
 # A slot is (from, to, to_count); "any" as from accepts every colour.
+#
+# Every memo below is bounded: a bot worker lists millions of payments a day, and with
+# caps ten times these (or none) a process grew by ~500 MB over 400,000 random simulator
+# decisions and kept growing; with these it levels off near +170 MB, at about a third
+# less speed once the caps are reached (a short run never reaches them).
 
 
 def _match(color: str, target: str) -> bool:
     return target == "any" or color == target
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16_384)
 def _useful(target: str, rest: tuple) -> frozenset:
     """Colours worth converting a unit into, with the slots `rest` still free.
 
@@ -47,7 +52,7 @@ def _useful(target: str, rest: tuple) -> frozenset:
     return frozenset({target} | {s[0] for s in rest if s[0] != "any"})
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16_384)
 def _outs(slot: tuple, color: str, target: str, rest: tuple) -> tuple:
     """Useful outcomes of applying `slot` to a unit of `color`: None means doubled."""
     src, _dst, count = slot
@@ -68,7 +73,7 @@ def _hits(group: tuple, target: str) -> int:
     return len(group) if target == "any" else group.count(target)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16_384)
 def _slot_facts(target: str, slots: tuple) -> tuple:
     """(the colours a sphere of which can pay or feed a slot, as COLORS-order flags; doublers).
 
@@ -123,7 +128,7 @@ def _terminal(target: str, left: int, group: tuple, storage: tuple, slots: tuple
     return False
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _conversions(target: str, group: tuple, slots: tuple) -> tuple:
     """The useful converter steps on the units `group` of the sphere spent last:
     (step, the units after it, the slots left), the same whatever is paid or stored."""
@@ -169,7 +174,7 @@ def _steps(target: str, left: int, group: tuple, storage: tuple, slots: tuple):
         yield step, 0, 1, (left, g, _canon(target, left, g, storage, rest), rest)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
     """Whether units `counts` (COLORS order) and `slots` can make `need` target units.
 
@@ -188,7 +193,7 @@ def _reach_canon(target: str, need: int, counts: tuple, slots: tuple) -> tuple:
     return tuple((n if n < need else need) if ok else 0 for n, ok in zip(counts, paying))
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def _reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
     have = sum(counts) if target == "any" else counts[COLORS.index(target)]
     if have >= need:
@@ -216,14 +221,14 @@ def _reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
     return False
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def feasible(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple) -> bool:
     """Whether a payment can still complete from this point (see `cheapest` for the arguments)."""
     left = need - done
     return _feasible(target, left, group, _canon(target, left, group, storage, slots), slots)
 
 
-@lru_cache(maxsize=400_000)
+@lru_cache(maxsize=40_000)
 def _feasible(target: str, left: int, group: tuple, storage: tuple, slots: tuple) -> bool:
     end = _terminal(target, left, group, storage, slots)
     if end is not False:
@@ -235,7 +240,7 @@ def _feasible(target: str, left: int, group: tuple, storage: tuple, slots: tuple
                _steps(target, left, group, storage, slots))
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def cheapest(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
     """(cost, first step) of a cheapest completion, or None if the payment cannot complete.
 
@@ -252,7 +257,7 @@ def cheapest(target: str, need: int, done: int, group: tuple, storage: tuple, sl
     return _cheapest(target, left, group, _canon(target, left, group, storage, slots), slots)
 
 
-@lru_cache(maxsize=400_000)
+@lru_cache(maxsize=40_000)
 def _cheapest(target: str, left: int, group: tuple, storage: tuple, slots: tuple):
     end = _terminal(target, left, group, storage, slots)
     if end is not False:
@@ -428,7 +433,7 @@ def _payable(target: str, need: int, counts: tuple, triples: tuple) -> tuple:
     return _reach_canon(target, need, counts, triples)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _first_spend(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
     if need > 0 and not (sum(counts) if target == "any" else counts[COLORS.index(target)]) >= need:
         if not triples or not reach(target, need, counts, triples):
@@ -451,7 +456,7 @@ def spend_from(target: str, need: int, counts: tuple, triples: tuple) -> dict | 
     return None if spend is None else dict(spend)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _spend_of(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
     return _first_spend(target, need, _payable(target, need, counts, triples), triples)
 
@@ -463,7 +468,7 @@ def pay_listing(*, target: str, need: int, pool: list, storage: dict, slots: lis
                         tuple(storage.get(c, 0) for c in COLORS), tuple(slots))
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _pay_listing(target: str, need: int, pool: tuple, free: tuple, slots: tuple) -> tuple:
     pool_l = [list(u) for u in pool]
     storage = dict(zip(COLORS, free))
@@ -482,7 +487,7 @@ def witness_moves(*, target: str, need: int, pool: list, storage: dict, slots: l
                           tuple(only.get(c, 0) for c in COLORS))
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _witness_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple,
                    only: tuple) -> tuple | None:
     plan = witness(target=target, need=need, pool=[list(u) for u in pool],
@@ -490,7 +495,7 @@ def _witness_moves(target: str, need: int, pool: tuple, free: tuple, slots: tupl
     return None if plan is None else tuple(plan["moves"])
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def _spend_sets(target: str, need: int, done: int, group: tuple, free: tuple, triples: tuple) -> tuple:
     """The minimal sets of spheres (COLORS-order counts) that finish a payment, cheapest first."""
     if not feasible(target, need, done, group, free, triples):
