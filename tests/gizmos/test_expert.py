@@ -8,7 +8,7 @@ import copy
 
 from games.engine import Rng
 from games.gizmos import bot, expert, sim
-from games.gizmos.rules import RULES
+from games.gizmos.rules import RULES, payment
 
 SMALL = 12
 
@@ -77,7 +77,9 @@ def test_the_same_seed_gives_the_same_move_with_cold_or_warm_caches():
     for seq, state, seat, legal in _positions(14, 2, 4):
         view = RULES.view(state, seat)
         warm = expert.choose(view, legal, Rng.from_seed(f"14:{seq}:{seat}"), SMALL)
-        for cache in (sim._card_builds, sim._spend, sim._pay_moves, sim._witness, sim._seat_facts):
-            cache.cache_clear()
+        for module in (sim, payment):  # every memo of the simulator and the payment search
+            for cache in vars(module).values():
+                if hasattr(cache, "cache_clear"):
+                    cache.cache_clear()
         cold = expert.choose(copy.deepcopy(view), legal, Rng.from_seed(f"14:{seq}:{seat}"), SMALL)
         assert warm == cold and warm in legal

@@ -53,11 +53,17 @@ def public_card(cid: str) -> dict:
     return {k: c[k] for k in ("level", "color", "cost", "vp", "type", "kind", "trigger", "effect")}
 
 
+# The cards with each kind of effect the questions below add up (looked up per gizmo).
+_UPGRADES = {cid: c["effect"]["upgrade"] for cid, c in CARDS.items() if c["effect"].get("upgrade")}
+_FORBIDS = {cid: c["effect"]["forbid_action"] for cid, c in CARDS.items() if "forbid_action" in c["effect"]}
+_DISCOUNTS = {cid: c["effect"]["discount"] for cid, c in CARDS.items() if c["effect"].get("discount")}
+
+
 def limits(gizmos: list[str]) -> dict:
     """Storage limit, file limit and research amount given the built gizmos (§7.1)."""
     out = dict(START_LIMITS)
     for cid in gizmos:
-        up = CARDS[cid]["effect"].get("upgrade")
+        up = _UPGRADES.get(cid)
         if up:
             for key in out:
                 out[key] += up.get(key, 0)
@@ -66,15 +72,14 @@ def limits(gizmos: list[str]) -> dict:
 
 def forbidden(gizmos: list[str]) -> set[str]:
     """The actions a negator forbids this player (§7.1)."""
-    return {CARDS[cid]["effect"]["forbid_action"] for cid in gizmos
-            if "forbid_action" in CARDS[cid]["effect"]}
+    return {_FORBIDS[cid] for cid in gizmos if cid in _FORBIDS}
 
 
 def discount(gizmos: list[str], *, source: str, level: int) -> int:
     """Energy taken off the cost of a build from `source` (§7.1; all discounts add up)."""
     total = 0
     for cid in gizmos:
-        d = CARDS[cid]["effect"].get("discount")
+        d = _DISCOUNTS.get(cid)
         if not d:
             continue
         when = d["when"]

@@ -324,50 +324,73 @@ class GizmosRules(Rules):
         if self._can_pick(s, seat):
             moves += [{"type": "pick", "color": c} for c in COLORS if c in s["row"]]
         slots = self.free_slots(s, seat)
+        pay = self._pay_context(s, seat, slots)
         for _l, _i, cid in self._display_cards(s):
-            moves += self._build_moves(s, seat, cid, "display", slots)
+            moves += self._build_moves(s, seat, cid, "display", slots, pay)
         for cid in p["archive"]:
-            moves += self._build_moves(s, seat, cid, "archive", slots)
+            moves += self._build_moves(s, seat, cid, "archive", slots, pay)
         if "research" not in forbidden(p["gizmos"]):
             moves += [{"type": "research", "level": lvl} for lvl in (1, 2, 3) if s["decks"][str(lvl)]]
         if not moves:
             moves.append({"type": "pass"})  # §15 Q4: only when no action is possible
         return moves
 
-    def _build_moves(self, s, seat, cid, source, slots) -> list[dict]:
+    def _pay_context(self, s, seat, slots) -> tuple:
+        """The seat's storage (COLORS order), its free `slots`' effects and a memo of its
+        discounts by (source, level), for `_build_moves` listing several cards."""
+        e = s["seats"][seat]["energy"]
+        return tuple(e[c] for c in COLORS), payment._triples(slots), {}
+
+    def _build_moves(self, s, seat, cid, source, slots, pay=None) -> list[dict]:
         """Build `cid` and then pay ("build"), or build it paying a cheapest way at once
-        ("build" with that "spend"; the other ways are "pay" moves after a plain build)."""
-        if not self.affordable(s, seat, cid, source, slots):
+        ("build" with that "spend"; the other ways are "pay" moves after a plain build).
+        `pay`: `_pay_context` of the same `slots`, when several cards are listed."""
+        if pay is None:
+            need = self.need(s, seat, cid, source)
+        else:  # `need`, each discount computed once per listing
+            card = CARDS[cid]
+            key = (source, card["level"])
+            off = pay[2].get(key)
+            if off is None:
+                off = pay[2][key] = discount(s["seats"][seat]["gizmos"], source=source, level=card["level"])
+            need = max(0, card["cost"] - off)
+        if not need:
+            return [{"type": "build", "card": cid}]
+        # A cheapest payment's spheres (`payment.witness`), None where `affordable` is false.
+        counts, triples, _discounts = pay or self._pay_context(s, seat, slots)
+        spend = payment.spend_from(CARDS[cid]["color"], need, counts, triples)
+        if spend is None:
             return []
-        moves = []
-        need = self.need(s, seat, cid, source)
-        if need:
-            plan = payment.witness(target=CARDS[cid]["color"], need=need, pool=[],
-                                   storage=s["seats"][seat]["energy"], slots=slots)
-            moves.append({"type": "build", "card": cid, "spend": plan["spend"]})
-        return moves + [{"type": "build", "card": cid}]
+        return [{"type": "build", "card": cid, "spend": spend}, {"type": "build", "card": cid}]
 
     def _legal_pay(self, s, seat):
         pend = s["pending"]
         p = s["seats"][seat]
-        free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
-        moves = [{"type": "pay", "spend": spend} for spend in payment.spend_options(
-            target=pend["target"], need=pend["need"], pool=pend["pool"], storage=free,
-            slots=self.free_slots(s, seat))]
-        moves += payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
-                                 storage=free, slots=self.free_slots(s, seat))
+        spends, steps = self._pay_listing(s, seat)
+        moves = [{"type": "pay", "spend": dict(spend)} for spend in spends]
+        moves += [dict(step) for step in steps]
         if not pend["pool"] and pend["source"] != "research":
             # Nothing paid yet: the build may be called off. Not a build out of a Research:
             # the card was shown to everyone to be paid for, and must stay a secret draw.
             moves.append({"type": "cancel"})
         return moves
 
+    def _pay_listing(self, s, seat) -> tuple:
+        """The whole payments' spheres and the steps open during a payment
+        (`payment.spend_options`, `payment.options`), shared: copy what is handed out."""
+        pend = s["pending"]
+        p = s["seats"][seat]
+        free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
+        return payment.pay_listing(target=pend["target"], need=pend["need"], pool=pend["pool"],
+                                   storage=free, slots=self.free_slots(s, seat))
+
     def _legal_research(self, s, seat):
         moves = []
         cards = s["research"]["cards"]
         slots = self.free_slots(s, seat)
+        pay = self._pay_context(s, seat, slots)
         for cid in cards:
-            moves += self._build_moves(s, seat, cid, "research", slots)
+            moves += self._build_moves(s, seat, cid, "research", slots, pay)
         if self._can_file(s, seat):
             moves += [{"type": "file", "card": cid} for cid in cards]
         moves.append({"type": "decline"})
@@ -455,15 +478,10 @@ class GizmosRules(Rules):
             pend = s["pending"]
             if kind == "cancel":
                 return [{"type": "cancel"}] if not pend["pool"] and pend["source"] != "research" else []
-            p = s["seats"][seat]
-            free = {c: p["energy"][c] - pend["spent"][c] for c in COLORS}
             if kind == "pay":
-                return [{"type": "pay", "spend": spend} for spend in payment.spend_options(
-                    target=pend["target"], need=pend["need"], pool=pend["pool"], storage=free,
-                    slots=self.free_slots(s, seat))]
+                return [{"type": "pay", "spend": dict(spend)} for spend in self._pay_listing(s, seat)[0]]
             if kind in ("spend", "convert"):
-                return payment.options(target=pend["target"], need=pend["need"], pool=pend["pool"],
-                                       storage=free, slots=self.free_slots(s, seat))
+                return [dict(step) for step in self._pay_listing(s, seat)[1]]
             return []
         elif phase == "research":
             cards = s["research"]["cards"]
@@ -628,11 +646,11 @@ class GizmosRules(Rules):
             return
         if move["type"] == "pay":
             p = s["seats"][seat]
-            plan = payment.witness(
+            steps = payment.witness_moves(
                 target=pend["target"], need=pend["need"], pool=pend["pool"],
                 storage={c: p["energy"][c] - pend["spent"][c] for c in COLORS},
                 slots=self.free_slots(s, seat), only=move["spend"])
-            for step in plan["moves"]:
+            for step in steps:
                 self._move_pay(s, seat, step, rng)
             return
         if move["type"] == "spend":

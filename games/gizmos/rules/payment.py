@@ -29,31 +29,39 @@ from itertools import product
 from .cards import COLORS
 
 # A slot is (from, to, to_count); "any" as from accepts every colour.
+#
+# Every memo below is bounded: a bot worker lists millions of payments a day, and with
+# caps ten times these (or none) a process grew by ~500 MB over 400,000 random simulator
+# decisions and kept growing; with these it levels off near +170 MB, at about a third
+# less speed once the caps are reached (a short run never reaches them).
 
 
 def _match(color: str, target: str) -> bool:
     return target == "any" or color == target
 
 
-def _useful(target: str, rest: tuple) -> set:
+@lru_cache(maxsize=16_384)
+def _useful(target: str, rest: tuple) -> frozenset:
     """Colours worth converting a unit into, with the slots `rest` still free.
 
     For a coloured cost: the target and whatever a further converter takes. For a
     generic cost every colour already pays, so only a doubler's colour is worth it.
     """
     if target == "any":
-        return {s[0] for s in rest if s[2] == 2 and s[0] != "any"}
-    return {target} | {s[0] for s in rest if s[0] != "any"}
+        return frozenset(s[0] for s in rest if s[2] == 2 and s[0] != "any")
+    return frozenset({target} | {s[0] for s in rest if s[0] != "any"})
 
 
-def _outs(slot: tuple, color: str, target: str, rest: tuple) -> list:
+@lru_cache(maxsize=16_384)
+def _outs(slot: tuple, color: str, target: str, rest: tuple) -> tuple:
     """Useful outcomes of applying `slot` to a unit of `color`: None means doubled."""
     src, _dst, count = slot
     if src != "any" and src != color:
-        return []
+        return ()
     if count == 2:
-        return [None]
-    return [t for t in COLORS if t in _useful(target, rest) and t != color]
+        return (None,)
+    useful = _useful(target, rest)
+    return tuple(t for t in COLORS if t in useful and t != color)
 
 
 def _cap(counts, most: int) -> tuple:
@@ -62,49 +70,69 @@ def _cap(counts, most: int) -> tuple:
 
 
 def _hits(group: tuple, target: str) -> int:
-    return sum(1 for c in group if _match(c, target))
+    return len(group) if target == "any" else group.count(target)
+
+
+@lru_cache(maxsize=16_384)
+def _slot_facts(target: str, slots: tuple) -> tuple:
+    """(the colours a sphere of which can pay or feed a slot, as COLORS-order flags; doublers).
+
+    A sphere of another colour is never spent (it would pay nothing): `_steps` skips it."""
+    takes = {s[0] for s in slots}
+    if target == "any" or "any" in takes:
+        paying = (True,) * len(COLORS)
+    else:
+        paying = tuple(c == target or c in takes for c in COLORS)
+    return paying, sum(1 for s in slots if s[2] == 2)
+
+
+def _canon(target: str, left: int, group: tuple, storage: tuple, slots: tuple) -> tuple:
+    """The storage as the search from this point can tell it apart (its memo key).
+
+    With `left` target units still to pay, a payment spends at most `left` spheres more,
+    `left` - 1 once a sphere is spent (every sphere but the last pays at least one unit,
+    and the last one is spent only while the sphere before it has paid one): more of a
+    colour changes nothing. A colour `_slot_facts` does not flag is never spent. So
+    every answer of the search is the same for the storage and for this."""
+    most = left - 1 if group else left
+    if most < 0:
+        most = 0
+    paying = _slot_facts(target, slots)[0]
+    return tuple((n if n < most else most) if ok else 0 for n, ok in zip(storage, paying))
 
 
 def _bound(target: str, done: int, group: tuple, storage: tuple, slots: tuple) -> int:
     """An upper bound of the target units this payment can reach (search pruning)."""
-    doublers = sum(1 for s in slots if s[2] == 2)
+    doublers = _slot_facts(target, slots)[1]
     if target == "any":
         return done + len(group) + sum(storage) + doublers
-    hits = _hits(group, target)
+    hits = group.count(target)
     ti = COLORS.index(target)
     others = len(group) - hits + sum(storage) - storage[ti]
     return done + hits + storage[ti] + doublers + min(len(slots) - doublers, others)
 
 
-def _terminal(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
-    """The answer of `cheapest` where no search is needed, else False."""
+def _terminal(target: str, left: int, group: tuple, storage: tuple, slots: tuple):
+    """The answer of `cheapest` where no search is needed, else False (`left`: need - done)."""
     hits = _hits(group, target)
-    if done + hits >= need and (hits or not group):
+    if hits >= left and (hits or not group):
         return (0, 0), None
-    if _bound(target, done, group, storage, slots) < need:
+    if _bound(target, 0, group, storage, slots) < left:
         return None
     if not slots:
         # Without converters each sphere pays one unit, if it is of the target colour.
         if group and not hits:
             return None
         first = next(c for i, c in enumerate(COLORS) if storage[i]) if target == "any" else target
-        return (need - done - hits, 0), ("spend", first)
+        return (left - hits, 0), ("spend", first)
     return False
 
 
-def _steps(target: str, done: int, group: tuple, storage: tuple, slots: tuple):
-    """Every useful next step and the payment after it: the one step machine of the search.
-
-    Yields (step, spheres added, conversions added, (done, group, storage, slots)).
-    """
-    hits = _hits(group, target)
-    if hits or not group:
-        takes = {s[0] for s in slots}
-        for i, c in enumerate(COLORS):
-            # A sphere that is not of the target colour pays only through a converter.
-            if storage[i] and (target in ("any", c) or c in takes or "any" in takes):
-                after = storage[:i] + (storage[i] - 1,) + storage[i + 1:]
-                yield ("spend", c), 1, 0, (done + hits, (c,), after, slots)
+@lru_cache(maxsize=10_000)
+def _conversions(target: str, group: tuple, slots: tuple) -> tuple:
+    """The useful converter steps on the units `group` of the sphere spent last:
+    (step, the units after it, the slots left), the same whatever is paid or stored."""
+    out = []
     seen = set()
     for si, slot in enumerate(slots):
         if slot in seen:
@@ -118,10 +146,35 @@ def _steps(target: str, done: int, group: tuple, storage: tuple, slots: tuple):
                 g = list(group)
                 g.remove(u)
                 g += [u, u] if to is None else [to]
-                yield ("convert", slot, u, to), 0, 1, (done, tuple(sorted(g)), storage, rest)
+                out.append((("convert", slot, u, to), tuple(sorted(g)), rest))
+    return tuple(out)
 
 
-@lru_cache(maxsize=200_000)
+def _steps(target: str, left: int, group: tuple, storage: tuple, slots: tuple):
+    """Every useful next step and the payment after it: the one step machine of the search.
+
+    Yields (step, spheres added, conversions added, (left, group, storage, slots)) with the
+    storage after it in `_canon` form: first a sphere of each colour (COLORS order, only
+    after the last sphere's units pay something), then each converter step.
+    """
+    hits = _hits(group, target)
+    if hits or not group:
+        after_left = left - hits
+        most = after_left - 1
+        if most < 0:
+            most = 0
+        paying = _slot_facts(target, slots)[0]
+        for i, c in enumerate(COLORS):
+            # A sphere that is not of the target colour pays only through a converter.
+            if storage[i] and paying[i]:
+                after = tuple((min(n - (j == i), most)) if paying[j] else 0
+                              for j, n in enumerate(storage))
+                yield ("spend", c), 1, 0, (after_left, (c,), after, slots)
+    for step, g, rest in _conversions(target, group, slots):
+        yield step, 0, 1, (left, g, _canon(target, left, g, storage, rest), rest)
+
+
+@lru_cache(maxsize=20_000)
 def reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
     """Whether units `counts` (COLORS order) and `slots` can make `need` target units.
 
@@ -130,6 +183,18 @@ def reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
     """
     if need <= 0:
         return True
+    return _reach(target, need, _reach_canon(target, need, counts, slots), slots)
+
+
+def _reach_canon(target: str, need: int, counts: tuple, slots: tuple) -> tuple:
+    """`counts` as `_reach` can tell them apart: no more than `need` of a colour counts, and
+    a colour that neither pays nor feeds a slot counts for nothing."""
+    paying = _slot_facts(target, slots)[0]
+    return tuple((n if n < need else need) if ok else 0 for n, ok in zip(counts, paying))
+
+
+@lru_cache(maxsize=20_000)
+def _reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
     have = sum(counts) if target == "any" else counts[COLORS.index(target)]
     if have >= need:
         return True
@@ -151,25 +216,31 @@ def reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
                 else:
                     new[xi] -= 1
                     new[COLORS.index(to)] += 1
-                if reach(target, need, _cap(new, need), rest):
+                if _reach(target, need, _reach_canon(target, need, new, rest), rest):
                     return True
     return False
 
 
-@lru_cache(maxsize=400_000)
+@lru_cache(maxsize=20_000)
 def feasible(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple) -> bool:
     """Whether a payment can still complete from this point (see `cheapest` for the arguments)."""
-    end = _terminal(target, need, done, group, storage, slots)
+    left = need - done
+    return _feasible(target, left, group, _canon(target, left, group, storage, slots), slots)
+
+
+@lru_cache(maxsize=40_000)
+def _feasible(target: str, left: int, group: tuple, storage: tuple, slots: tuple) -> bool:
+    end = _terminal(target, left, group, storage, slots)
     if end is not False:
         return end is not None
     hits = _hits(group, target)
-    if (hits or not group) and reach(target, need - done - hits, storage, slots):
+    if (hits or not group) and reach(target, left - hits, storage, slots):
         return True
-    return any(feasible(target, need, *after) for _step, _s, _c, after in
-               _steps(target, done, group, storage, slots))
+    return any(_feasible(target, *after) for _step, _s, _c, after in
+               _steps(target, left, group, storage, slots))
 
 
-@lru_cache(maxsize=400_000)
+@lru_cache(maxsize=20_000)
 def cheapest(target: str, need: int, done: int, group: tuple, storage: tuple, slots: tuple):
     """(cost, first step) of a cheapest completion, or None if the payment cannot complete.
 
@@ -177,17 +248,25 @@ def cheapest(target: str, need: int, done: int, group: tuple, storage: tuple, sl
     (sorted colours) of the sphere spent last; `storage`: spheres still free (COLORS
     order, capped at `need`); `slots`: free converter slots (sorted triples).
     cost = (spheres, converter steps); a step is ("spend", colour) or
-    ("convert", slot, unit colour, new colour or None for doubled). It walks the same
-    steps as `feasible`, only the branches that can still complete.
+    ("convert", slot, unit colour, new colour or None for doubled); among steps as cheap,
+    the first `_steps` lists. It walks the same steps as `feasible`, only the branches that
+    can still complete. Only what is left to pay (need - done) and the storage as
+    `_canon` sees it matter: the search is memoised on those.
     """
-    end = _terminal(target, need, done, group, storage, slots)
+    left = need - done
+    return _cheapest(target, left, group, _canon(target, left, group, storage, slots), slots)
+
+
+@lru_cache(maxsize=40_000)
+def _cheapest(target: str, left: int, group: tuple, storage: tuple, slots: tuple):
+    end = _terminal(target, left, group, storage, slots)
     if end is not False:
         return end
     best = None
-    for step, spheres, convs, after in _steps(target, done, group, storage, slots):
-        if not feasible(target, need, *after):
+    for step, spheres, convs, after in _steps(target, left, group, storage, slots):
+        sub = _cheapest(target, *after)
+        if sub is None:  # the same branches `feasible` rules out
             continue
-        sub = cheapest(target, need, *after)
         cost = (sub[0][0] + spheres, sub[0][1] + convs)
         if best is None or cost < best[0]:
             best = (cost, step)
@@ -345,7 +424,78 @@ def witness(*, target: str, need: int, pool: list, storage: dict, slots: list,
     }
 
 
-@lru_cache(maxsize=100_000)
+def _payable(target: str, need: int, counts: tuple, triples: tuple) -> tuple:
+    """`counts` (COLORS order) as far as a payment from scratch can tell: each colour capped
+    at `need` (no payment spends more spheres than it needs units), and 0 for a colour that
+    neither pays a coloured cost nor feeds one of the slots `triples` (the search never
+    spends such a sphere). `can_pay`, `reach`, `cheapest` and so `witness` give the same
+    answers for a payment not begun from either."""
+    return _reach_canon(target, need, counts, triples)
+
+
+@lru_cache(maxsize=10_000)
+def _first_spend(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
+    if need > 0 and not (sum(counts) if target == "any" else counts[COLORS.index(target)]) >= need:
+        if not triples or not reach(target, need, counts, triples):
+            return None
+    plan = witness(target=target, need=need, pool=[], storage=dict(zip(COLORS, counts)),
+                   slots=[("?", i, t) for i, t in enumerate(triples)])
+    return None if plan is None else tuple(plan["spend"].items())
+
+
+def cheapest_spend(*, target: str, need: int, storage: dict, slots: list) -> dict | None:
+    """The spheres a cheapest payment from scratch spends (`witness(...)["spend"]` with an
+    empty pool), or None if the cost cannot be paid (`can_pay` false); memoised on what it
+    depends on: the cost, the storage as `_payable` sees it and the slots' effects."""
+    return spend_from(target, need, tuple(storage.get(c, 0) for c in COLORS), _triples(slots))
+
+
+def spend_from(target: str, need: int, counts: tuple, triples: tuple) -> dict | None:
+    """`cheapest_spend` for a storage as counts (COLORS order) and slots as sorted effects."""
+    spend = _spend_of(target, need, counts, triples)
+    return None if spend is None else dict(spend)
+
+
+@lru_cache(maxsize=10_000)
+def _spend_of(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
+    return _first_spend(target, need, _payable(target, need, counts, triples), triples)
+
+
+def pay_listing(*, target: str, need: int, pool: list, storage: dict, slots: list) -> tuple:
+    """(`spend_options(...)`, `options(...)`) as tuples, memoised on the payment so far, the
+    free storage and the free slots. Shared between calls: copy what is handed out."""
+    return _pay_listing(target, need, tuple(tuple(u) for u in pool),
+                        tuple(storage.get(c, 0) for c in COLORS), tuple(slots))
+
+
+@lru_cache(maxsize=10_000)
+def _pay_listing(target: str, need: int, pool: tuple, free: tuple, slots: tuple) -> tuple:
+    pool_l = [list(u) for u in pool]
+    storage = dict(zip(COLORS, free))
+    slots_l = list(slots)
+    return (tuple(spend_options(target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)),
+            tuple(options(target=target, need=need, pool=pool_l, storage=storage, slots=slots_l)))
+
+
+def witness_moves(*, target: str, need: int, pool: list, storage: dict, slots: list,
+                  only: dict) -> tuple | None:
+    """`witness(..., only=only)["moves"]` (None where `witness` gives None), memoised on the
+    payment so far, the free storage and slots and the spheres to spend. The moves are
+    shared between calls: read them, never change them."""
+    return _witness_moves(target, need, tuple(tuple(u) for u in pool),
+                          tuple(storage.get(c, 0) for c in COLORS), tuple(slots),
+                          tuple(only.get(c, 0) for c in COLORS))
+
+
+@lru_cache(maxsize=10_000)
+def _witness_moves(target: str, need: int, pool: tuple, free: tuple, slots: tuple,
+                   only: tuple) -> tuple | None:
+    plan = witness(target=target, need=need, pool=[list(u) for u in pool],
+                   storage=dict(zip(COLORS, free)), slots=list(slots), only=dict(zip(COLORS, only)))
+    return None if plan is None else tuple(plan["moves"])
+
+
+@lru_cache(maxsize=10_000)
 def _spend_sets(target: str, need: int, done: int, group: tuple, free: tuple, triples: tuple) -> tuple:
     """The minimal sets of spheres (COLORS-order counts) that finish a payment, cheapest first."""
     if not feasible(target, need, done, group, free, triples):
