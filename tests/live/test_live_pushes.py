@@ -152,6 +152,7 @@ async def test_the_mover_is_not_sent_again_what_their_htmx_answer_shows(running_
     await theirs.disconnect()
 
 
+@pytest.mark.alone  # a bound on a delay: measured with the machine to itself
 async def test_a_crowd_on_one_table_does_not_hold_up_another_tables_push(
         running_table, make_user, settings):
     """100 anonymous spectators on table A; table B's push still comes promptly."""
