@@ -40,12 +40,23 @@ export CELERY_QUEUE="boardgames-test-$$"
 
 "$BIN/python" manage.py compilemessages --ignore=.venv >/dev/null
 
+# Three stages: most tests on TEST_WORKERS workers (pytest-xdist deals tests out as workers
+# free up; each worker has its own test database, channel prefix and Celery queue, see
+# tests/settings.py), then the `alone` tests one at a time (they bound a delay or run
+# servers of their own), then the browser tests in a process of their own.
+WORKERS=${TEST_WORKERS:-2}
+parallel=()
+if [ "$WORKERS" -gt 1 ]; then parallel=(-n "$WORKERS" --dist load); fi
+
 status=0
-"$BIN/python" -m pytest -m "not browser" -p no:cacheprovider "$@" || status=$?
-# 5: no non-browser test among the given paths (e.g. only browser files): go on.
-if [ $status -eq 5 ]; then status=0; fi
+stage() {  # stage ARGS...: run pytest; 5 (no test of this stage among the paths) is fine
+  local s=0
+  "$BIN/python" -m pytest -p no:cacheprovider "$@" || s=$?
+  if [ $s -ne 0 ] && [ $s -ne 5 ] && { [ $status -eq 0 ] || [ $s -ne 1 ]; }; then status=$s; fi
+}
+stage -m "not browser and not alone" "${parallel[@]}" "$@"
+if [ $status -eq 0 ] || [ $status -eq 1 ]; then stage -m "alone and not browser" "$@"; fi
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then
-  DJANGO_ALLOW_ASYNC_UNSAFE=true "$BIN/python" -m pytest -m browser -p no:cacheprovider "$@" || {
-    s=$?; [ $s -eq 5 ] || status=$s; }
+  DJANGO_ALLOW_ASYNC_UNSAFE=true stage -m browser "$@"
 fi
 exit $status

@@ -5,6 +5,18 @@ import os
 os.environ.setdefault("ENABLE_TEST_GAME", "1")
 os.environ.setdefault("DISABLE_RATE_LIMITS", "1")
 
+# pytest-xdist (scripts/test.sh runs the suite on several workers): each worker gets its
+# own channel-layer and cache prefix and Celery queue, so one worker's groups, throttle
+# counters and tasks never reach another's; servers and Celery workers that a test starts
+# inherit them. pytest-django gives each worker its own test database (suffix _gwN).
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _XDIST_WORKER:
+    for _name, _default in (("CHANNELS_PREFIX", "asgi"), ("CELERY_QUEUE", "boardgames"),
+                            ("CACHE_PREFIX", "")):
+        _value = os.environ.get(_name, _default)
+        if (_value or _name != "CACHE_PREFIX") and not _value.endswith(f"-{_XDIST_WORKER}"):
+            os.environ[_name] = f"{_value}-{_XDIST_WORKER}"
+
 from config.settings import *  # noqa: E402,F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -27,6 +27,7 @@ pytestmark = [
                        reason="the live server shares PostgreSQL and Redis with the tests"),
     pytest.mark.services,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.alone,  # keep-alive timings and a time-boxed fuzz: not beside another worker
 ]
 
 ROOT = Path(settings.BASE_DIR)

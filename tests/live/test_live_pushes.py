@@ -181,6 +181,7 @@ async def test_a_redraw_without_a_new_event_is_marked_for_the_page_and_a_move_is
     await comm.disconnect()
 
 
+@pytest.mark.alone  # a bound on a delay: measured with the machine to itself
 async def test_a_crowd_on_one_table_does_not_hold_up_another_tables_push(
         running_table, make_user, settings):
     """100 anonymous spectators on table A; table B's push still comes promptly."""

@@ -32,6 +32,7 @@ pytestmark = [
     pytest.mark.skipif(not (uses_postgres() and uses_redis()),
                        reason="several processes share PostgreSQL and Redis"),
     pytest.mark.services,
+    pytest.mark.alone,  # two servers and timed pushes: not beside another worker
 ]
 
 
