@@ -215,18 +215,7 @@ def main():
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
             pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        from django.db import connections
-
-        for conn in connections.all(initialized_only=True):
-            conn.close()
-            if hasattr(conn, "close_pool"):
-                conn.close_pool()
+        bench_load.stop_server(proc)
         if not args.keep:
             bench_load.admin_sql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
         import redis

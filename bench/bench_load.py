@@ -88,6 +88,22 @@ def create_database():
               f"CREATE DATABASE {DB} OWNER {ROLE}")
 
 
+def stop_server(proc) -> None:
+    """End the bench's server (if it started) and close this process's connections and pools."""
+    if proc is not None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        conn.close()
+        if hasattr(conn, "close_pool"):
+            conn.close_pool()
+
+
 def drop_database():
     admin_sql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)", f"DROP ROLE IF EXISTS {ROLE}")
 
@@ -659,18 +675,7 @@ def main():
         results["idle"] = idle
         report(args, results, made, sessions, heavy, args.port)
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        from django.db import connections
-
-        for conn in connections.all(initialized_only=True):
-            conn.close()
-            if hasattr(conn, "close_pool"):
-                conn.close_pool()
+        stop_server(proc)
         drop_database()
         import redis
 

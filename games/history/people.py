@@ -16,7 +16,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from accounts.models import public_name
-from games.tables.models import Seat, Table
+from games.tables.models import Seat, SeatKind, Table
 from games.tables.plugins import bot_level_label, installed_games
 from games.tables.selectors import UrlOf, list_words
 
@@ -34,7 +34,7 @@ class Person:
 
 
 @dataclass(frozen=True, slots=True)
-class ListedSeat:
+class ListedSeat(SeatKind):
     """The columns of a seat that lists draw (no model instance: a dashboard of 100
     tables spent a tenth of its time building Seat and User objects for them)."""
 
@@ -44,14 +44,6 @@ class ListedSeat:
     bot_level: str
     taken_over: bool
     paused_at: datetime | None
-
-    @property
-    def is_bot(self) -> bool:
-        return bool(self.bot_level)
-
-    @property
-    def is_free(self) -> bool:
-        return self.user_id is None and not self.bot_level
 
 
 def listed_seats(table_ids) -> dict[int, list[ListedSeat]]:

@@ -93,7 +93,22 @@ class Table(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
 
-class Seat(models.Model):
+class SeatKind:
+    """Who sits in a seat, read alike from a Seat row and from the records lists draw
+    (games.history.people.ListedSeat): both have user_id and bot_level."""
+
+    __slots__ = ()
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Seat(SeatKind, models.Model):
     """A place at a table, taken by a person or a bot."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -131,14 +146,6 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position}"
-
-    @property
-    def is_bot(self) -> bool:
-        return bool(self.bot_level)
-
-    @property
-    def is_free(self) -> bool:
-        return self.user_id is None and not self.bot_level
 
 
 class Invitation(models.Model):
