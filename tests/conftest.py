@@ -58,6 +58,21 @@ def _flush_channel_layer():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _default_language_and_time_zone():
+    """Each test starts in the site's default language and time zone. A request of a
+    user with a language (accounts.middleware) activates it in the thread, as Django's
+    LocaleMiddleware does, and nothing deactivates it: a later test on the same worker
+    then drew its lines in Spanish (seen with pytest-xdist, where the order differs)."""
+    from django.utils import timezone, translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    timezone.deactivate()
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+    timezone.deactivate()
+
+
 @pytest.fixture
 def make_user(db):
     """A factory of users with a verified e-mail address."""
