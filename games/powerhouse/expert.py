@@ -18,7 +18,8 @@ done (at 40 iterations against fast, on the same 200 seeded games: 145 wins stop
 the draw, 135 after 12 decisions; docs/games/powerhouse.md).
 
 The strong bot's move keeps the decision unless the winner beats it on their shared
-deals by more than Z_SWITCH standard errors of the paired differences. Past
+deals (at least MIN_SHARED of them) by more than Z_SWITCH standard errors of the paired
+differences. Past
 bot.PATIENCE_TURNS the expert tires like every level (bot._restless_draw), in its
 rollouts too.
 
@@ -45,7 +46,8 @@ ROLLOUT_TURNS = 2       # a rollout stops at the first draw this many turns on
 ROLLOUT_LIMIT = 40      # ... or after this many decisions (a long reaction or meltdown)
 ROLLOUT_DECISIONS = ROLLOUT_LIMIT   # games.engine.search's name for the bound (the adapter)
 CANDIDATES = 10
-Z_SWITCH = 1.0          # how many standard errors another move must beat the strong bot's by
+Z_SWITCH = 2.0          # how many standard errors another move must beat the strong bot's by
+MIN_SHARED = 4          # ... on at least this many shared deals
 
 
 class _Adapter:
@@ -132,8 +134,8 @@ def _paired_search(view: dict, legal: list[dict], rng: Rng, budget: int) -> dict
     k = len(values[0])
     diffs = [values[best][d] - values[0][d] for d in range(k)]
     mean = sum(diffs) / k
-    if k < 2:
-        return cands[best] if mean > 0 else cands[0]
+    if k < MIN_SHARED:
+        return cands[0]
     var = sum((x - mean) ** 2 for x in diffs) / (k - 1)
     return cands[best] if mean > Z_SWITCH * math.sqrt(var / k) else cands[0]
 
