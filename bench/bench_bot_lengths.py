@@ -59,8 +59,8 @@ def lengths(game: str, pairing: tuple[str, str], games: int, budget: int | None 
     p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
     part = f" (games {FIRST}-{FIRST + games - 1})" if FIRST else ""
     table = f", {PLAYERS} players" if PLAYERS != 2 else ""
-    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games{part}{table}: decisions median "
-          f"{statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, "
+    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games{part}{table}: "
+          f"decisions median {statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, "
           f"unfinished {hit} ({time.perf_counter() - start:.0f} s{note})", flush=True)
 
 

@@ -14,14 +14,12 @@ policy for every seat until the first draw ROLLOUT_TURNS turns later (back at ou
 draw at two players; at most ROLLOUT_LIMIT decisions) and scores it: a win 1, a loss 0,
 unfinished the strong bot's threat-aware score squashed into 0..1. Stopping at a draw
 rather than after a fixed number of decisions scores whole turns, never a reaction half
-done (at 40 iterations against fast, on the same 200 seeded games: 145 wins stopping at
-the draw, 135 after 12 decisions; docs/games/powerhouse.md).
+done.
 
 The strong bot's move keeps the decision unless the winner beats it on their shared
 deals (at least MIN_SHARED of them) by more than Z_SWITCH standard errors of the paired
-differences. Past
-bot.PATIENCE_TURNS the expert tires like every level (bot._restless_draw), in its
-rollouts too.
+differences. Past bot.PATIENCE_TURNS the expert tires like every level
+(bot._restless_draw), in its rollouts too.
 
 Everything is seeded from the decision's Rng and the budget is in rollouts, so a
 replayed turn chooses the same move on any machine. ITERATIONS is calibrated so a
