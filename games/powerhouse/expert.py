@@ -39,7 +39,7 @@ from .rules import RULES
 from .rules.view import state_from_view
 from .sim import SIMULATOR
 
-ITERATIONS = 500        # rollouts per decision at BOT_EXPERT_BUDGET = 1 (see the docstring)
+ITERATIONS = 1000       # rollouts per decision at BOT_EXPERT_BUDGET = 1 (see the docstring)
 ROLLOUT_TURNS = 2       # a rollout stops at the first draw this many turns on
 ROLLOUT_LIMIT = 40      # ... or after this many decisions (a long reaction or meltdown)
 ROLLOUT_DECISIONS = ROLLOUT_LIMIT   # games.engine.search's name for the bound (the adapter)
