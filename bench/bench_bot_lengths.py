@@ -1,7 +1,7 @@
 """How long bot-vs-bot games run, against each game's decision bound. Not a test.
 
     .venv/bin/python bench/bench_bot_lengths.py [--games N] [--game SLUG]
-        [--expert] [--only a:b,c:d] [--budget ITERATIONS]
+        [--expert] [--only a:b,c:d] [--budget ITERATIONS] [--players N] [--first N]
 
 Plays N seeded 2-player games per pairing of bot levels (default 2,000 for
 Powerhouse, 200 for the slower games), seats alternating, and prints per pairing
@@ -10,7 +10,8 @@ the median, p99 and max decisions and how many games hit the bound
 Powerhouse bot tires into the fast bot's moves in a very long game (games/powerhouse/bot.py).
 The expert is in the pairings with --expert (or named in --only); it is dear, so
 its games are usually played at a reduced --budget (iterations per decision),
-printed with the line.
+printed with the line. --players N plays N-seat games instead: a pairing's two levels
+alternate round the table (a, b, a, b, a at five), rotating one seat a game.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.engine.botplay import DECISION_BOUNDS, bot_module, play  # noqa: E402
 
 FIRST = 0   # --first N: games N.. (split a run over processes)
+PLAYERS = 2  # --players N
 DEFAULT_GAMES = {"powerhouse": 2000, "gizmos": 200, "flaming-pyramids": 200}
 
 
@@ -49,15 +51,16 @@ def lengths(game: str, pairing: tuple[str, str], games: int, budget: int | None 
     start = time.perf_counter()
     n, hit = [], 0
     for g in range(FIRST, FIRST + games):
-        levels = list(pairing) if g % 2 == 0 else list(pairing[::-1])
+        levels = [pairing[(i + g) % 2] for i in range(PLAYERS)]
         result = play(game, levels, 100_000 + g, bound=bound, choose=choose)
         n.append(result.decisions)
         hit += not result.finished
     n.sort()
     p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
     part = f" (games {FIRST}-{FIRST + games - 1})" if FIRST else ""
-    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games{part}: decisions median "
-          f"{statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, "
+    table = f", {PLAYERS} players" if PLAYERS != 2 else ""
+    print(f"{game:17} {pairing[0]:>6} vs {pairing[1]:<6} {games:5} games{part}{table}: "
+          f"decisions median {statistics.median(n):,.0f} p99 {p99:,} max {max(n):,}; bound {bound:,}, "
           f"unfinished {hit} ({time.perf_counter() - start:.0f} s{note})", flush=True)
 
 
@@ -69,8 +72,10 @@ if __name__ == "__main__":
     parser.add_argument("--only", help="only these pairings, a:b,c:d")
     parser.add_argument("--budget", type=int, help="the expert's iterations per decision")
     parser.add_argument("--first", type=int, default=0, help="start at this game")
+    parser.add_argument("--players", type=int, default=2, help="seats per game")
     args = parser.parse_args()
     FIRST = args.first
+    PLAYERS = args.players
     only = {tuple(p.split(":")) for p in args.only.split(",")} if args.only else None
     for game in ([args.game] if args.game else sorted(DECISION_BOUNDS)):
         chosen = pairings(game, expert=True) if only else pairings(game, args.expert)

@@ -7,7 +7,8 @@ state from the view (`state_from_view`, with a generator of its own standing in
 for the bag's order) and simulates with the real rules.
 
 - ``random``: a uniformly random legal move (in a very long game it tires into the fast
-  bot's moves, so two random bots still finish; see RANDOM_PATIENCE_ROUNDS).
+  bot's moves, so two random bots still finish; see RANDOM_PATIENCE_TURNS; every level tires into
+  draws that lead to an end, see PATIENCE_TURNS).
 - ``fast``: plans on bare networks, without the rules' state: a whole reaction
   (reactor or battery, discard, give, recipient and take) scored at once, a size
   to draw by the expected best reaction over the colours it may bring, a die by
@@ -74,46 +75,61 @@ def choose(view: dict, legal: list[dict], *, level: str, rng: Rng,
 # -- no endless games ------------------------------------------------------------------------
 #
 # Two bots can settle into a cycle: each turn the drawer's reactors must fire and hand the
-# same pieces back, turn after turn (one seeded fast-vs-strong game ran past 6,000
-# decisions). A bot sees no history beyond the view, but the view has the turn number: past
-# PATIENCE_ROUNDS rounds (turns per player) a bot draws a seeded random size (or die) with a chance growing with
-# the round, which knocks the position out of the cycle. The chance stays 0 in the games
-# that end normally (their median is well under PATIENCE_ROUNDS rounds), so strength there is
-# unchanged; bench/bench_bot_lengths.py plays thousands of games to show the bound holds.
+# same pieces back, the networks growing by the piece drawn (one seeded fast-vs-fast game ran
+# past 3,000 decisions so). At five players every seat chases the same size, each blocks
+# the others and the die sets them all back (five strong bots ran past 3,000 decisions in 4
+# of 40 games). A bot sees no history beyond the view, but the view has the turn number:
+# past PATIENCE_TURNS turns a bot tires, with a chance growing to 1 over RESTLESS_RAMP_TURNS
+# more, into a draw that leads to an end: the die while its network holds more than one
+# powerhouse's worth of pieces (a meltdown sheds pieces and breaks the pass-the-pieces
+# cycle), else its own size (seat number modulo 3, so the seats stop all chasing one size).
+# Most games end before PATIENCE_TURNS, so play there is unchanged;
+# bench/bench_bot_lengths.py plays thousands of games to show the bound holds.
 
-PATIENCE_ROUNDS = 20    # rounds (turns per player) before a bot starts to vary its draws
-RESTLESS_RAMP = 30      # rounds over which that chance grows to RESTLESS_MAX
-RESTLESS_MAX = 0.3
+PATIENCE_TURNS = 40        # turns (all seats together) before a bot starts to tire
+RESTLESS_RAMP_TURNS = 60   # turns over which that chance grows to 1
+
+
+def _network_size(view: dict, seat: int) -> int:
+    """Pieces in `seat`'s network, from a view (its grid) or a state (its 15 counts)."""
+    net = view["networks"][seat]
+    return sum(map(sum, net["grid"])) if isinstance(net, dict) else sum(net)
 
 
 def _restless_draw(view: dict, legal: list[dict], rng: Rng) -> dict | None:
-    """A seeded random draw when the game has run too long, else None."""
-    rounds = view["turn"] / view["players"]
-    if rounds <= PATIENCE_ROUNDS or view["phase"] != "draw" or len(legal) < 2:
+    """The tired draw (see above) when the game has run too long, else None.
+
+    `view` may be a view or a (simulated) state: only the turn, the phase, the active seat
+    and the networks' sizes are read."""
+    turns = view["turn"]
+    if turns <= PATIENCE_TURNS or view["phase"] != "draw" or len(legal) < 2:
         return None
-    if any(m.get("type") != "draw" for m in legal):
+    if rng.random() >= (turns - PATIENCE_TURNS) / RESTLESS_RAMP_TURNS:
         return None
-    chance = min(RESTLESS_MAX, RESTLESS_MAX * (rounds - PATIENCE_ROUNDS) / RESTLESS_RAMP)
-    if rng.random() >= chance:
-        return None
-    return rng.choice(legal)
+    seat = view["active"]
+    kinds = {m["kind"]: m for m in legal}
+    if _network_size(view, seat) > NC and "die" in kinds:
+        return kinds["die"]
+    own = game.DRAW_KINDS[seat % NS]
+    return kinds[own] if own in kinds else rng.choice(legal)
 
 
 # Uniformly random players almost never build a clean powerhouse (two random bots ran past
-# 14,000 decisions), so the random level tires: past RANDOM_PATIENCE_ROUNDS rounds (turns per
-# player) it plays a decision like the fast bot with a chance growing to 1 over
-# RANDOM_TIRE_RAMP rounds, and such games end like fast bots' games do
-# (bench/bench_bot_lengths.py, random vs random).
+# 14,000 decisions), so the random level tires: past RANDOM_PATIENCE_TURNS turns it plays a
+# decision like the fast bot (tired draws included) with a chance growing to 1 over
+# RANDOM_TIRE_RAMP_TURNS turns, and such games end like fast bots' games do
+# (bench/bench_bot_lengths.py, random vs random). In turns, not rounds: five random bots
+# counted in rounds played 3,000 decisions before tiring in 3 of 20 games.
 
-RANDOM_PATIENCE_ROUNDS = 60
-RANDOM_TIRE_RAMP = 60
+RANDOM_PATIENCE_TURNS = 120
+RANDOM_TIRE_RAMP_TURNS = 60
 
 
 def _random_tires(view: dict, rng: Rng) -> bool:
-    rounds = view["turn"] / view["players"]
-    if rounds <= RANDOM_PATIENCE_ROUNDS:
+    turns = view["turn"]
+    if turns <= RANDOM_PATIENCE_TURNS:
         return False
-    return rng.random() < min(1.0, (rounds - RANDOM_PATIENCE_ROUNDS) / RANDOM_TIRE_RAMP)
+    return rng.random() < min(1.0, (turns - RANDOM_PATIENCE_TURNS) / RANDOM_TIRE_RAMP_TURNS)
 
 
 # -- measuring a network -------------------------------------------------------------------
@@ -124,14 +140,8 @@ def distance(net) -> int:
     At size z with `missing` colours absent, the network needs `missing` pieces
     and must lose its other ``total - (5 - missing)`` pieces.
     """
-    total = sum(net)
-    best_missing = NC
-    for z in range(NS):
-        base = z * NC
-        missing = (net[base] == 0) + (net[base + 1] == 0) + (net[base + 2] == 0) \
-            + (net[base + 3] == 0) + (net[base + 4] == 0)
-        best_missing = min(best_missing, missing)
-    return total - NC + 2 * best_missing
+    # the row slices' count(0) runs in C: the fast policy calls this most (rollouts)
+    return sum(net) - NC + 2 * min(net[0:5].count(0), net[5:10].count(0), net[10:15].count(0))
 
 
 def _die_allowed(s: dict, seat: int) -> bool:
