@@ -57,6 +57,25 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
     event.preventDefault();
   }
 });
+// The same for the page's own htmx answer (its move, and the bots' answers made in the
+// same request): when the socket's pushes of those events came first, the answer shows
+// nothing newer and swapping it in would redraw the board under a choice already begun.
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var detail = event.detail;
+  var status = document.getElementById("ws-status");
+  if (!detail || !detail.xhr || detail.xhr.status !== 200 || !status) { return; }
+  // Only a move's answer: other forms (mute, vacation) change the page at the same seq.
+  var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+  if (!elt || !elt.closest || !elt.closest("form.move-form")) { return; }
+  var answered = pushedStatus(detail.xhr.responseText || "");
+  if (!answered) { return; }  // not a table answer
+  var seq = parseInt(answered.dataset.seq, 10);
+  var shown = parseInt(status.dataset.seq, 10);
+  if (isNaN(seq) || isNaN(shown)) { return; }
+  if (seq < shown || (seq === shown && !answered.hasAttribute("data-rev"))) {
+    detail.shouldSwap = false;
+  }
+});
 // New log lines arrive at the top; never add a line the page already has.
 document.addEventListener("htmx:oobBeforeSwap", function (event) {
   var detail = event.detail;
