@@ -60,21 +60,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "config.daphne_server", "-b", "127.0.0.1", "-p", str(port),
-         "config.asgi:application"], cwd=ROOT, env={**os.environ, **ENV},
-        stdout=subprocess.DEVNULL, stderr=open(f"/tmp/{PREFIX}-daphne.log", "wb"))
-    until = time.monotonic() + 40
-    while time.monotonic() < until:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            return proc
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.3)
-    proc.terminate()
-    raise SystemExit(f"Daphne did not start; see /tmp/{PREFIX}-daphne.log")
+    return bench_load.start_server(port, application="config.asgi:application", env=ENV,
+                                   prefix=PREFIX)
 
 
 def get(port: int, session: str) -> tuple[int, int]:

@@ -271,12 +271,14 @@ def _next_move_from_db(table_id: int):
 
 # -- the server -----------------------------------------------------------------------
 
-def start_server(port: int) -> subprocess.Popen:
-    env = {**os.environ, **ENV}
+def start_server(port: int, *, application: str = "bench.floor_asgi:application",
+                 env: dict | None = None, prefix: str = PREFIX) -> subprocess.Popen:
+    """Daphne on loopback with the bench's environment (or `env`), once it answers."""
+    env = {**os.environ, **(ENV if env is None else env)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "config.daphne_server", "-b", "127.0.0.1", "-p", str(port),
-         "bench.floor_asgi:application"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=open(f"/tmp/{PREFIX}-daphne.log", "wb"))
+         application], cwd=ROOT, env=env,
+        stdout=subprocess.DEVNULL, stderr=open(f"/tmp/{prefix}-daphne.log", "wb"))
     until = time.monotonic() + 40
     while time.monotonic() < until:
         try:
@@ -287,7 +289,7 @@ def start_server(port: int) -> subprocess.Popen:
                 break
             time.sleep(0.3)
     proc.terminate()
-    raise SystemExit(f"Daphne did not start; see /tmp/{PREFIX}-daphne.log")
+    raise SystemExit(f"Daphne did not start; see /tmp/{prefix}-daphne.log")
 
 
 def http(port, path, *, session=None, data=None, headers=None, gzip=False):
