@@ -37,44 +37,34 @@ document.addEventListener("htmx:afterSettle", function (event) {
 // says the seq it was drawn from; a redraw without a new event (names, vacations, notices)
 // is marked data-rev and applies at the page's own seq, never below it.
 var PUSHED_STATUS = /<span\b[^>]*\bid="ws-status"[^>]*>/;
-function pushedStatus(html) {
-  var tag = PUSHED_STATUS.exec(html);
-  if (!tag) { return null; }
+// Does this table HTML (a push, a move's answer) show nothing newer than the page?
+// False when it is no table update at all (a chat line) or either seq is unreadable.
+function notNewer(html) {
+  var tag = PUSHED_STATUS.exec(html || "");
+  var status = document.getElementById("ws-status");
+  if (!tag || !status) { return false; }
   var box = document.createElement("template");
   box.innerHTML = tag[0] + "</span>";
-  return box.content.firstElementChild;
+  var drawn = box.content.firstElementChild;
+  var seq = parseInt(drawn.dataset.seq, 10);
+  var shown = parseInt(status.dataset.seq, 10);
+  if (isNaN(seq) || isNaN(shown)) { return false; }
+  return seq < shown || (seq === shown && !drawn.hasAttribute("data-rev"));
 }
 document.addEventListener("htmx:wsBeforeMessage", function (event) {
   var message = event.detail && event.detail.message;
-  var status = document.getElementById("ws-status");
-  if (typeof message !== "string" || !status) { return; }
-  var pushed = pushedStatus(message);
-  if (!pushed) { return; }  // not a table update (a chat line)
-  var seq = parseInt(pushed.dataset.seq, 10);
-  var shown = parseInt(status.dataset.seq, 10);
-  if (isNaN(seq) || isNaN(shown)) { return; }
-  if (seq < shown || (seq === shown && !pushed.hasAttribute("data-rev"))) {
-    event.preventDefault();
-  }
+  if (typeof message === "string" && notNewer(message)) { event.preventDefault(); }
 });
 // The same for the page's own htmx answer (its move, and the bots' answers made in the
 // same request): when the socket's pushes of those events came first, the answer shows
 // nothing newer and swapping it in would redraw the board under a choice already begun.
+// Only a move's answer: other forms (mute, vacation) change the page at the same seq.
 document.addEventListener("htmx:beforeSwap", function (event) {
   var detail = event.detail;
-  var status = document.getElementById("ws-status");
-  if (!detail || !detail.xhr || detail.xhr.status !== 200 || !status) { return; }
-  // Only a move's answer: other forms (mute, vacation) change the page at the same seq.
+  if (!detail || !detail.xhr || detail.xhr.status !== 200) { return; }
   var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
   if (!elt || !elt.closest || !elt.closest("form.move-form")) { return; }
-  var answered = pushedStatus(detail.xhr.responseText || "");
-  if (!answered) { return; }  // not a table answer
-  var seq = parseInt(answered.dataset.seq, 10);
-  var shown = parseInt(status.dataset.seq, 10);
-  if (isNaN(seq) || isNaN(shown)) { return; }
-  if (seq < shown || (seq === shown && !answered.hasAttribute("data-rev"))) {
-    detail.shouldSwap = false;
-  }
+  if (notNewer(detail.xhr.responseText)) { detail.shouldSwap = false; }
 });
 // New log lines arrive at the top; never add a line the page already has.
 document.addEventListener("htmx:oobBeforeSwap", function (event) {
