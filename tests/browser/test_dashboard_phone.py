@@ -20,13 +20,16 @@ def test_the_dashboard_on_a_phone_in_spanish(new_context, live_url, shots_dir):
 
     lia, bo = verified_user("lia"), verified_user("bo")
     User.objects.filter(pk=lia.pk).update(language="es")
-    for game in ("powerhouse", "gizmos", "flaming-pyramids"):
+    # The seat order and the first player are drawn from a table's seed: with random seeds
+    # no table waited on lia in about one run of eight. With these, lia starts all three.
+    for game, seed in {"powerhouse": 6, "gizmos": 3, "flaming-pyramids": 1}.items():
         table = actions.check_create_table(creator=lia, game=game, players=2)
+        Table.objects.filter(pk=table.pk).update(seed=seed)
         actions.check_join_table(table_id=table.pk, user=bo)
     actions.check_create_table(creator=lia, game="gizmos", players=3)  # open, waiting for players
     waiting = [t for t in Table.objects.filter(status=Table.Status.RUNNING)
                if t.seats.get(position=t.to_move[0]).user_id == lia.pk]
-    assert waiting, "no table waits on lia"
+    assert len(waiting) == 3, "these seeds no longer let lia start every table"
 
     context = new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     context.add_init_script(path=str(AXE))
