@@ -66,7 +66,7 @@ def connection_csrf_token(scope) -> str | None:
 
 
 def _may_see(table_id: int, user, token: str | None) -> bool:
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.filter(pk=table_id).defer("snapshot").first()  # not drawn here
     return table is not None and actions.can_see(table, user, token=token)
 
 

@@ -113,8 +113,8 @@ def _token(request, table_id: int) -> str | None:
     return request.session.get(SESSION_TOKENS, {}).get(str(table_id))
 
 
-def _visible_table(request, table_id: int, *, present: bool = True) -> Table:
-    table = get_object_or_404(Table, pk=table_id)
+def _visible_table(request, table_id: int, *, present: bool = True, defer: tuple = ()) -> Table:
+    table = get_object_or_404(Table.objects.defer(*defer), pk=table_id)
     token = request.GET.get("invite")
     if token:
         if token == table.invite_token:
@@ -184,7 +184,9 @@ def submit_move(request, table_id: int):
     """A move from a form, with or without JavaScript."""
     # A recorded move marks the player present itself (after the decision it made them
     # owe); any other answer here marks them below.
-    table = _visible_table(request, table_id, present=False)
+    # The snapshot is not decoded here (tens of KB late in a game): the move reads the
+    # row again under its lock, and the answer draws the state that the move made.
+    table = _visible_table(request, table_id, present=False, defer=selectors.LIST_DEFER)
     form = MoveForm(request.POST)
     error = notice = None
     recorded = False
