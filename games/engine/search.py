@@ -17,7 +17,13 @@ without them the adapter's rules and `step` are used as before.
 
 The budget is in iterations, never in seconds, and the only randomness is the
 generator passed in (seeded from the table, the decision's seq and the seat),
-so a replayed turn chooses the same move on any machine and any load.
+so a replayed turn chooses the same move on any machine and any load. Where a
+rollout's cost varies a lot from position to position, the adapter may count
+it: `rollout_move_costed(state, seat, legal, rng)` returns the move and the work
+it took (in the adapter's own units, deterministic), and `work_per_iteration`
+caps a decision at that many units per iteration of its budget: once every
+candidate was tried and the cap is spent, the search stops early. The cap is
+counted, not timed, so it stops at the same iteration on every machine.
 
 An adapter with `prior_margin` lists its own policy's move first among the
 candidates, and the search keeps that move unless another's mean result beats it by
@@ -61,6 +67,7 @@ def choose(adapter: Adapter, view: dict, legal: list[dict], me: int, rng: Rng,
     n = len(cands)
     visits = [0] * n
     totals = [0.0] * n
+    limit, spent = _work_limit(adapter, iterations, n), [0]
     for it in range(max(iterations, n)):
         if it < n:
             i = it
@@ -74,11 +81,32 @@ def choose(adapter: Adapter, view: dict, legal: list[dict], me: int, rng: Rng,
         except IllegalMove:  # not legal in this sample (cannot happen with a sound view)
             visits[i] += 1
             continue
-        value = _rollout(adapter, rules, state, me, rng)
+        value = _rollout(adapter, rules, state, me, rng, spent)
         visits[i] += 1
         totals[i] += value
+        if limit is not None and it + 1 >= n and spent[0] >= limit:
+            break  # a decision whose rollouts cost far more than usual stops early
     best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
     return cands[best]
+
+
+def _work_limit(adapter, iterations: int, n: int) -> int | None:
+    """The most rollout work a decision may spend (None: the adapter does not count it)."""
+    per_iteration = getattr(adapter, "work_per_iteration", None)
+    return per_iteration * max(iterations, n) if per_iteration else None
+
+
+def _next_move(adapter, costed, state, seat: int, legal: list[dict], rng: Rng,
+               spent: list[int] | None) -> dict:
+    """The rollout policy's move, its work added to `spent` when the adapter counts it."""
+    if len(legal) == 1:
+        return legal[0]
+    if costed is None:
+        return adapter.rollout_move(state, seat, legal, rng)
+    move, work = costed(state, seat, legal, rng)
+    if spent is not None:
+        spent[0] += work
+    return move
 
 
 def _ucb_pick(it: int, visits: list[int], totals: list[float]) -> int:
@@ -103,12 +131,15 @@ def _choose_simulated(adapter, sim, view: dict, cands: list[dict], me: int, rng:
     n = len(cands)
     visits = [0] * n
     totals = [0.0] * n
+    limit, spent = _work_limit(adapter, iterations, n), [0]
     for it in range(max(iterations, n)):
         i = _ucb_pick(it, visits, totals)
         state = sampler(rng)
         sim.play(state, me, cands[i])
-        totals[i] += _sim_rollout(adapter, sim, state, me, rng)
+        totals[i] += _sim_rollout(adapter, sim, state, me, rng, spent)
         visits[i] += 1
+        if limit is not None and it + 1 >= n and spent[0] >= limit:
+            break  # a decision whose rollouts cost far more than usual stops early
     margin = getattr(adapter, "prior_margin", None)
     if margin is None:
         best = max(range(n), key=lambda k: (visits[k], totals[k] / max(visits[k], 1), -k))
@@ -129,8 +160,8 @@ def _with_prior(visits: list[int], totals: list[float], margin: float) -> int:
     return best if means[best] - means[0] > need else 0
 
 
-def _sim_rollout(adapter, sim, state, me: int, rng: Rng) -> float:
-    policy = adapter.rollout_move
+def _sim_rollout(adapter, sim, state, me: int, rng: Rng, spent: list[int] | None = None) -> float:
+    costed = getattr(adapter, "rollout_move_costed", None)
     for _ in range(adapter.rollout_decisions):
         owing = sim.to_move(state)
         if not owing:
@@ -139,12 +170,13 @@ def _sim_rollout(adapter, sim, state, me: int, rng: Rng) -> float:
         legal = sim.legal_moves(state, seat)
         if not legal:
             break
-        sim.play(state, seat, legal[0] if len(legal) == 1 else policy(state, seat, legal, rng))
+        sim.play(state, seat, _next_move(adapter, costed, state, seat, legal, rng, spent))
     outcome = sim.outcome(state)
     return _won(outcome, me) if outcome is not None else adapter.evaluate(state, me)
 
 
-def _rollout(adapter, rules, state, me: int, rng: Rng) -> float:
+def _rollout(adapter, rules, state, me: int, rng: Rng, spent: list[int] | None = None) -> float:
+    costed = getattr(adapter, "rollout_move_costed", None)
     for _ in range(adapter.rollout_decisions):
         outcome = rules.outcome(state)
         if outcome is not None:
@@ -156,7 +188,7 @@ def _rollout(adapter, rules, state, me: int, rng: Rng) -> float:
         legal = rules.legal_moves(state, seat)
         if not legal:
             break
-        move = legal[0] if len(legal) == 1 else adapter.rollout_move(state, seat, legal, rng)
+        move = _next_move(adapter, costed, state, seat, legal, rng, spent)
         state = adapter.step(state, seat, move)
     outcome = rules.outcome(state)
     return _won(outcome, me) if outcome is not None else adapter.evaluate(state, me)

@@ -127,7 +127,7 @@ def _greedy_direction(board, cell):
     return P.LEFT
 
 
-def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=None):
+def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=None, work=None):
     """(value for `me`, expected tiles sent per seat, a final board) of a cascade.
 
     The value is `_sent_value(sent)` plus `term(final board)`. A fall is decided by
@@ -135,6 +135,8 @@ def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=No
     fewest tiles. A Fire Die roll is averaged over its faces. `memo` caches
     positions already resolved for this (ctx, me, term). Tall pyramids can make
     the tree of falls huge: after `FALL_NODES` branch points, falls go greedy.
+    `work` (a one-item list), when given, counts the event scans of the board: the
+    expert's rollouts bound their cost with it.
     """
     if budget is None:
         budget = [FALL_NODES]
@@ -146,6 +148,8 @@ def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=No
     board = dict(board)
     players = ctx.players
     while True:
+        if work is not None:
+            work[0] += 1
         event = P.find_event(board, curse=ctx.curse_on, die=ctx.die_on, placed=placed)
         if event is None:
             result = (_sent_value(sent, me, players) + term(board), sent, board)
@@ -161,7 +165,7 @@ def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=No
             for direction in (P.LEFT, P.RIGHT):
                 b = dict(board)
                 P.fall(b, event[1], direction)
-                value, s2, final = resolve(b, ctx, me, term, memo, curse_mode, placed, budget)
+                value, s2, final = resolve(b, ctx, me, term, memo, curse_mode, placed, budget, work)
                 k = value if to == me else (-s2.get(to, 0), -value)
                 if best is None or k > best[0]:
                     best = (k, value, s2, final)
@@ -173,7 +177,7 @@ def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=No
             for result_name, faces in P.DIE_FACES.items():
                 b = dict(board)
                 got, _gone, _x = P.apply_event(b, event, die_value=faces[0])
-                value, s2, fb = resolve(b, ctx, me, term, memo, curse_mode, None, budget)
+                value, s2, fb = resolve(b, ctx, me, term, memo, curse_mode, None, budget, work)
                 s2 = _merge({to: len(got)} if got else {}, s2)
                 p = len(faces) / 6
                 total += p * (value + (_sent_value({to: len(got)}, me, players) if got else 0))

@@ -20,6 +20,17 @@ expert's decisions in 2-player games against fast bots; on this shared machine
 (load average about 50 on 2 cores) it printed 1,180 us per iteration, so one second
 is about 850 iterations, rounded down to 800. CPU time under such load reads high
 (caches shared with many processes), so on a quiet core the default takes less.
+
+Calibration of WORK_PER_ITERATION: iterations alone did not bound the time. On a quiet
+machine (2026-12-02) `bench/bench_bots.py --game flaming-pyramids --levels expert
+--decisions 100 --no-strength --no-playout` printed a CPU mean of 1,692.5 ms and a p99
+of 5,447.1 ms at the default budget: late in a game, when no placement is quiet, the
+rollouts' cascade searches scan the board for events tens of times per decision
+(bot.resolve). Counted in those scans, the median decision spends about 80 units per
+iteration and the slowest more than 1,200; a cap of 150 per iteration (the median
+decision untouched) gave a CPU mean of 603 ms and a p99 of 1,131 ms over the same 100
+decisions (a scan of those decisions with the cap set, not the bench itself: the bench
+figure is in docs/games/flaming_pyramids.md).
 """
 
 from __future__ import annotations
@@ -32,6 +43,10 @@ from .rules import pyramid as P
 
 ITERATIONS = 800        # per decision; about 1 s of CPU on one core (see the docstring)
 ROLLOUT_DECISIONS = 12
+# A decision stops early once its rollouts have done this much work per iteration of its
+# budget (rollout_move_costed's units: a rollout decision, plus each event scan of its
+# cascade search). Calibrated in the docstring.
+WORK_PER_ITERATION = 150
 CANDIDATES = 6
 EVAL_SCALE = 4.0
 
@@ -50,10 +65,17 @@ def _zero(_board):
 
 def rollout_move(state, seat, legal, rng):
     """The rollout policy on a SimState (see the module docstring)."""
+    return rollout_move_costed(state, seat, legal, rng)[0]
+
+
+def rollout_move_costed(state, seat, legal, rng):
+    """rollout_move and its work: 1, plus, when no placement was quiet, the board's event
+    scans in the cascade search (bot.resolve's `work`): that search is what makes some
+    decisions cost many times the median (WORK_PER_ITERATION)."""
     board = state.board
     if legal[0]["type"] == "fall":
         r, x = state.pending[0], state.pending[1]
-        return legal[0] if bot._greedy_direction(board, (r, x)) == P.LEFT else legal[1]
+        return (legal[0] if bot._greedy_direction(board, (r, x)) == P.LEFT else legal[1]), 1
     curse, die = state.curse, state.die
     best, best_v = None, -1.0
     for move in legal:
@@ -67,31 +89,36 @@ def rollout_move(state, seat, legal, rng):
             if v > best_v:
                 best, best_v = move, v
     if best is not None:
-        return best
+        return best, 1
     # Nothing quiet: the fast level's cascade search, falls decided by their owners.
     ctx = bot._Ctx(state.active, state.players, curse, die)
     memo = {}
+    work = [0]
     best, best_v = legal[0], None
     for move in legal:
         b = dict(board)
         b[(move["r"], move["x"])] = move["tile"]
         placed = [move["r"], move["x"], move["tile"]] if die else None
-        value, _s, _f = bot.resolve(b, ctx, seat, _zero, memo, False, placed)
+        value, _s, _f = bot.resolve(b, ctx, seat, _zero, memo, False, placed, None, work)
         value += bot._shed_bonus(move)
         if best_v is None or value > best_v + 1e-9:
             best, best_v = move, value
-    return best
+    return best, 1 + work[0]
 
 
 class _Adapter:
     rules = S                     # to_move, legal_moves and outcome of the simulator
     rollout_decisions = ROLLOUT_DECISIONS
+    work_per_iteration = WORK_PER_ITERATION
 
     def determinize(self, view, rng):
         return sim.determinize(view, rng)
 
     def rollout_move(self, state, seat, legal, rng):
         return rollout_move(state, seat, legal, rng)
+
+    def rollout_move_costed(self, state, seat, legal, rng):
+        return rollout_move_costed(state, seat, legal, rng)
 
     def step(self, state, seat, move):
         S.play(state, seat, move)

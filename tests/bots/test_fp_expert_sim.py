@@ -63,3 +63,86 @@ def test_expert_is_deterministic_on_the_simulator():
         b = expert.choose(RULES.view(state, seat), list(legal), Rng.from_seed(f"e:{seq}"), iterations=24)
         assert a == b and a in legal
         state = RULES.apply(state, seat, a)
+
+
+def test_the_costed_rollout_move_is_the_rollout_move_and_counts_the_cascade_scans():
+    S = sim.SIMULATOR
+    counted = 0
+    for seed in range(4):
+        state = sim.from_rules(RULES.new_game(players=2 + seed % 3, seed=seed,
+                                              options={"fire_die": bool(seed % 2)}))
+        rng_a, rng_b = Rng.from_seed(seed), Rng.from_seed(seed)
+        for _ in range(400):
+            if S.outcome(state) is not None:
+                break
+            seat = min(S.to_move(state))
+            legal = S.legal_moves(state, seat)
+            if len(legal) > 1:
+                move, work = expert.rollout_move_costed(state, seat, legal, rng_a)
+                assert move == expert.rollout_move(state, seat, legal, rng_b)
+                assert work >= 1
+                counted += work > 1  # a step whose placements all set something off
+            else:
+                move = legal[0]
+            S.play(state, seat, move)
+    assert counted  # the cascade search ran and was counted
+
+
+class _CountingAdapter:
+    """A toy search problem: a counter game whose every rollout step costs `cost` units."""
+
+    rules = None
+    rollout_decisions = 3
+
+    def __init__(self, cost, per_iteration):
+        self.cost = cost
+        self.work_per_iteration = per_iteration
+        self.rollouts = 0
+
+    class _Sim:
+        def to_move(self, state):
+            return {0} if state["n"] < 6 else set()
+
+        def legal_moves(self, state, seat):
+            return [{"k": 1}, {"k": 2}]
+
+        def play(self, state, seat, move):
+            state["n"] += move["k"]
+
+        def outcome(self, state):
+            return {"winners": [0]} if state["n"] >= 6 else None
+
+    sim = _Sim()
+
+    def sampler(self, view):
+        return lambda rng: {"n": 0}
+
+    def candidates(self, view, legal):
+        return legal
+
+    def rollout_move(self, state, seat, legal, rng):
+        return legal[0]
+
+    def rollout_move_costed(self, state, seat, legal, rng):
+        self.rollouts += 1
+        return legal[0], self.cost
+
+    def evaluate(self, state, me):
+        return 0.5
+
+
+def test_a_counted_work_cap_stops_a_costly_decision_early_and_deterministically():
+    from games.engine import search
+
+    legal = [{"k": 1}, {"k": 2}]
+    cheap = _CountingAdapter(cost=1, per_iteration=10)
+    search.choose(cheap, {}, legal, 0, Rng.from_seed(1), 50)
+    costly = _CountingAdapter(cost=100, per_iteration=10)
+    first = search.choose(costly, {}, legal, 0, Rng.from_seed(1), 50)
+    # Under the cap every iteration runs (rollouts of 2-3 steps each); over it the search
+    # stops once every candidate was tried and the cap (10 x 50 units) was spent.
+    assert cheap.rollouts >= 100
+    assert costly.rollouts <= 6
+    again = _CountingAdapter(cost=100, per_iteration=10)
+    assert search.choose(again, {}, legal, 0, Rng.from_seed(1), 50) == first
+    assert again.rollouts == costly.rollouts
