@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import timedelta
 
@@ -56,15 +55,18 @@ def _fall_back(table_id: int, seq: int, seat: int, level: str, *, move, exc: Exc
                legal: list[dict]) -> str:
     """The bot failed or its move was refused: say so loudly, then play a random move.
 
-    The error log line and the incident (see the admin) name the table, seq, seat,
-    level, move and error; the seat then plays a uniformly random legal move for
-    this decision only, so the table never waits on a broken bot.
+    The error log line names the table, seq, seat, level, the error's type and the
+    incident; the incident (see the admin) keeps the move, the message and the
+    traceback, and shows the move only once the table has ended. Neither the move nor
+    the error's message (which may quote it) goes into the log: a refused move can
+    name what only the bot's seat may see. The seat then plays a uniformly random
+    legal move for this decision only, so the table never waits on a broken bot.
     """
-    log.error("bot %r at table %s seq %s seat %s: move %s refused (%s: %s); "
-              "a random move is played instead", level, table_id, seq, seat,
-              _as_text(move), type(exc).__name__, exc, exc_info=exc)
     incident = actions.record_bot_incident(table_id=table_id, seq=seq, seat=seat, level=level,
                                            move=move, exc=exc)
+    log.error("bot %r at table %s seq %s seat %s: its move was refused (%s), bot incident %s; "
+              "a random move is played instead", level, table_id, seq, seat,
+              type(exc).__name__, incident.pk)
     if not legal:
         return "failed"
     fallback = Rng.from_seed(f"{table_id}:{seq}:{seat}:fallback").choice(legal)
@@ -76,18 +78,11 @@ def _fall_back(table_id: int, seq: int, seat: int, level: str, *, move, exc: Exc
         return "refused"
     except IllegalMove:
         # A move from legal_moves refused by apply: the rules themselves are broken.
-        log.exception("the random move %s at table %s seq %s was refused too",
-                      _as_text(fallback), table_id, seq)
+        log.exception("the random move at table %s seq %s was refused too (bot incident %s)",
+                      table_id, seq, incident.pk)
         return "failed"
     actions.mark_bot_incident_fell_back(incident)
     return "fallback"
-
-
-def _as_text(move) -> str:
-    try:
-        return json.dumps(move, sort_keys=True)
-    except (TypeError, ValueError):
-        return repr(move)
 
 
 @shared_task
