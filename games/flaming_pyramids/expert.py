@@ -26,11 +26,10 @@ machine (2026-12-02) `bench/bench_bots.py --game flaming-pyramids --levels exper
 --decisions 100 --no-strength --no-playout` printed a CPU mean of 1,692.5 ms and a p99
 of 5,447.1 ms at the default budget: late in a game, when no placement is quiet, the
 rollouts' cascade searches scan the board for events tens of times per decision
-(bot.resolve). Counted in those scans, the median decision spends about 80 units per
-iteration and the slowest more than 1,200; a cap of 150 per iteration (the median
-decision untouched) gave a CPU mean of 603 ms and a p99 of 1,131 ms over the same 100
-decisions (a scan of those decisions with the cap set, not the bench itself: the bench
-figure is in docs/games/flaming_pyramids.md).
+(bot.resolve). Counted in those scans (rollout_move_costed), the cap was tried at
+several values on those decisions and set at 150 per iteration, where the same bench
+command printed the figures quoted in docs/games/flaming_pyramids.md (p99 under the
+2 s goal); the costliest decisions then play fewer iterations than the budget.
 """
 
 from __future__ import annotations

@@ -65,7 +65,18 @@ def test_expert_is_deterministic_on_the_simulator():
         state = RULES.apply(state, seat, a)
 
 
-def test_the_costed_rollout_move_is_the_rollout_move_and_counts_the_cascade_scans():
+def test_the_costed_rollout_move_is_the_rollout_move_and_counts_the_cascade_scans(monkeypatch):
+    from games.flaming_pyramids.rules import pyramid
+
+    scans = [0]
+    real_find_event = pyramid.find_event
+
+    def counted_find_event(*args, **kwargs):
+        scans[0] += 1
+        return real_find_event(*args, **kwargs)
+
+    # bot.resolve reaches find_event through the module: every scan it makes is seen here.
+    monkeypatch.setattr(pyramid, "find_event", counted_find_event)
     S = sim.SIMULATOR
     counted = 0
     for seed in range(4):
@@ -78,7 +89,9 @@ def test_the_costed_rollout_move_is_the_rollout_move_and_counts_the_cascade_scan
             seat = min(S.to_move(state))
             legal = S.legal_moves(state, seat)
             if len(legal) > 1:
+                scans[0] = 0
                 move, work = expert.rollout_move_costed(state, seat, legal, rng_a)
+                assert work == 1 + scans[0]  # the decision, plus each scan resolve made
                 assert move == expert.rollout_move(state, seat, legal, rng_b)
                 assert work >= 1
                 counted += work > 1  # a step whose placements all set something off
