@@ -812,6 +812,7 @@ def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | N
     unless they have been seen at the table since (`presence.mark_present`),
     and none yet while they were seen within `fresh_socket_seconds` (watching
     live, or just acted there): the `send_pending_turn_mails` sweep asks again.
+    A bot account gets none: its program learns of its turn from the API.
     """
     from datetime import timedelta
 
@@ -822,7 +823,7 @@ def claim_turn_mail(*, seat_id: int, now, fresh_socket_seconds: int) -> Seat | N
             return None
         if row.table.status != Table.Status.RUNNING or row.position not in row.table.to_move:
             return None
-        if row.user.turn_mail != "now" or not row.user.email:
+        if row.user.turn_mail != "now" or not row.user.email or row.user.is_bot_account:
             return None
         if row.visited_at and row.visited_at >= row.owes_since:
             return None  # they saw this decision at the table

@@ -246,7 +246,7 @@ def pending_turn_seats() -> list[tuple[int, int]]:
 
     return list(Seat.objects.filter(
         table__status=Table.Status.RUNNING, owes_since__isnull=False, user__isnull=False,
-        bot_level="", muted=False, user__turn_mail="now",
+        bot_level="", muted=False, user__turn_mail="now", user__is_bot_account=False,
     ).filter(Q(visited_at__isnull=True) | Q(visited_at__lt=F("owes_since")))
         .filter(Q(turn_mailed_at__isnull=True) | Q(turn_mailed_at__lt=F("owes_since")))
         .values_list("table_id", "position"))
@@ -421,14 +421,15 @@ def _digest_item(turn: dict, user) -> dict:
 def digest_mails(*, now: datetime, users=None) -> list[int]:
     """One mail per digest user whose chosen hour has come today, listing every waiting table.
 
-    `users` limits the run to some users (the mail examples of docs/mails.md).
+    `users` limits the run to some users (the mail examples of docs/mails.md). A bot
+    account gets none: its program learns of its turns from the API.
     """
     from accounts.models import User
 
     from . import selectors
 
     users = (users if users is not None else User.objects.all()).filter(
-        turn_mail=User.TurnMail.DIGEST, seats__owes_since__isnull=False,
+        turn_mail=User.TurnMail.DIGEST, is_bot_account=False, seats__owes_since__isnull=False,
         seats__bot_level="", seats__muted=False,
         seats__table__status=Table.Status.RUNNING).distinct()
     sent = []

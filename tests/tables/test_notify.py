@@ -326,6 +326,34 @@ def test_muted_table_sends_no_turn_mail(smtp, running_table):
     assert smtp.to(second) == []
 
 
+def test_bot_account_gets_no_turn_mail_nor_digest(smtp, running_table, make_user):
+    """A bot account's program learns of its turns from the API: no turn mail when the
+    table comes to wait on it, none from the sweep once its stream is long gone, and no
+    digest; the human at the same table is mailed as usual."""
+    table = running_table
+    first, second = user_at(table, 0), user_at(table, 1)
+    second.is_bot_account = True
+    second.save(update_fields=["is_bot_account"])
+    with later(5):
+        play(table.pk, 0, prefer="draw")
+    assert 1 in owing(table.pk)
+    with later(60 * 24):
+        tasks.send_pending_turn_mails()
+    assert smtp.to(second) == []
+    with later(60 * 24 + 5):
+        play(table.pk, 1)
+    assert 0 in owing(table.pk)
+    assert smtp.to(first, subject="Your turn"), "the human was not mailed"
+
+    robo = make_user("robo", turn_mail="digest", digest_hour=0, is_bot_account=True)
+    waiting = actions.check_create_table(creator=robo, game="high-card", players=2,
+                                         bots={1: "random"})
+    waiting.refresh_from_db()
+    assert waiting.seats.get(user=robo).position in waiting.to_move
+    tasks.send_digests()
+    assert smtp.to(robo) == []
+
+
 def test_game_over_mail_lost_with_the_broker_is_sent_by_the_sweep(smtp, make_user, monkeypatch):
     from games.tables import notify
 
