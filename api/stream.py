@@ -15,6 +15,11 @@ A `turn` line comes once per table and seq that waits on the user (also at
 connect, for every table already waiting). Keep-alive lines come every
 API_STREAM_KEEPALIVE seconds; every table is looked at again then too, so a
 table joined elsewhere, or a push lost with the layer, costs one keep-alive.
+
+A user may hold API_STREAMS_PER_USER streams at once across every web process: each
+stream holds a slot in the shared cache (Redis in production), a lease renewed at
+every keep-alive and freed when the stream ends, so a process that dies frees its
+slots once their leases run out (three keep-alives).
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import defaultdict
+import math
+import secrets
+import time
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import cache
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -38,8 +46,42 @@ from .problems import Problem, from_problem
 
 log = logging.getLogger(__name__)
 CONTENT_TYPE = "application/x-ndjson"
-# Streams open now in this process, per user id.
-_open: dict[int, int] = defaultdict(int)
+
+
+# -- the streams a user holds, across processes ------------------------------------------
+
+def _lease_seconds() -> int:
+    """How long a slot stays taken without renewal: three keep-alives (whole seconds, as
+    the cache counts them)."""
+    return max(1, math.ceil(3 * settings.API_STREAM_KEEPALIVE))
+
+
+def _slot_key(user_id: int, slot: int) -> str:
+    return f"api:stream:{user_id}:{slot}"
+
+
+async def claim_slot(user_id: int) -> tuple[str, str] | None:
+    """Take a free one of the user's API_STREAMS_PER_USER slots: (key, lease), or None
+    when every slot is held. `add` is atomic on the cache (SET NX on Redis)."""
+    lease = secrets.token_hex(8)
+    for slot in range(settings.API_STREAMS_PER_USER):
+        key = _slot_key(user_id, slot)
+        if await cache.aadd(key, lease, timeout=_lease_seconds()):
+            return key, lease
+    return None
+
+
+async def renew_slot(key: str, lease: str) -> bool:
+    """Keep the slot for another lease; False if it lapsed and another stream took it."""
+    if await cache.aget(key) == lease:
+        await cache.atouch(key, _lease_seconds())
+        return True
+    return await cache.aadd(key, lease, timeout=_lease_seconds())
+
+
+async def release_slot(key: str, lease: str) -> None:
+    if await cache.aget(key) == lease:
+        await cache.adelete(key)
 
 
 def _authenticate(request):
@@ -88,7 +130,7 @@ def _line(data: dict) -> bytes:
     return (json.dumps(data, default=str) + "\n").encode()
 
 
-async def _events(user_id: int, username: str):
+async def _events(user_id: int, username: str, slot: tuple[str, str]):
     layer = get_channel_layer()
     channel = await layer.new_channel("api-stream")
     groups: set[str] = set()
@@ -115,7 +157,7 @@ async def _events(user_id: int, username: str):
             announced.add((table_id, line["seq"]))
             yield _line({"type": "turn", "table": table_id, "seq": line["seq"]})
 
-    _open[user_id] += 1
+    renewed = time.monotonic()
     try:
         table_ids = await follow()
         yield _line({"type": "hello", "user": username, "tables": table_ids})
@@ -123,6 +165,13 @@ async def _events(user_id: int, username: str):
             async for chunk in lines_for(table_id, force=True):
                 yield chunk
         while True:
+            if time.monotonic() - renewed >= settings.API_STREAM_KEEPALIVE:
+                if not await renew_slot(*slot):
+                    # Stalled past its lease, and another stream took the slot: this one
+                    # ends (the client reconnects, and is told if it is over the limit).
+                    log.warning("stream of user %s: its slot was taken, closing", user_id)
+                    return
+                renewed = time.monotonic()
             try:
                 message = await asyncio.wait_for(layer.receive(channel),
                                                  timeout=settings.API_STREAM_KEEPALIVE)
@@ -142,7 +191,10 @@ async def _events(user_id: int, username: str):
                 async for chunk in lines_for(table_id):
                     yield chunk
     finally:
-        _open[user_id] -= 1
+        try:
+            await release_slot(*slot)
+        except Exception:  # noqa: BLE001 - the lease runs out by itself
+            log.warning("stream of user %s: could not free its slot", user_id, exc_info=True)
         for name in groups:
             try:
                 await layer.group_discard(name, channel)
@@ -163,11 +215,13 @@ async def stream(request):
             response["WWW-Authenticate"] = 'Bearer realm="api"'
         return response
     user = token.user
-    if _open[user.pk] >= settings.API_STREAMS_PER_USER:
+    slot = await claim_slot(user.pk)
+    if slot is None:
         return from_problem(Problem(429, "rate_limited", _(
             "You have %(n)s streams open already: close one first.")
             % {"n": settings.API_STREAMS_PER_USER}, retry_after=settings.API_STREAM_KEEPALIVE))
-    response = StreamingHttpResponse(_events(user.pk, user.username), content_type=CONTENT_TYPE)
+    response = StreamingHttpResponse(_events(user.pk, user.username, slot),
+                                     content_type=CONTENT_TYPE)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # proxies (nginx) pass each line on at once
     # No gzip: GZipMiddleware would hold small lines back in its compressor.

@@ -125,6 +125,41 @@ def test_the_stream_tells_of_changes_and_turns_and_keeps_alive(site, running_tab
     assert urllib.request.urlopen(site + "/api/v1/openapi.json", timeout=10).status == 200
 
 
+def test_the_stream_limit_counts_every_process_and_frees_a_dead_ones_slots(
+        site, running_table, token_for, settings):
+    """Slots held from this process (as by another web process) count against the limit on
+    the site's; a slot nobody renews frees itself after its lease; an open stream renews."""
+    from asgiref.sync import async_to_sync
+
+    from api import stream
+
+    settings.API_STREAM_KEEPALIVE = 2  # as the site's: leases of 6 s
+    limit = settings.API_STREAMS_PER_USER
+    user = running_table.seats.first().user
+    raw = token_for(user)
+    claim = async_to_sync(stream.claim_slot)
+    held = [claim(user.pk) for _ in range(limit - 1)]
+    assert all(held)
+    first = _stream(site, raw)
+    assert json.loads(first.readline())["type"] == "hello"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _stream(site, raw)
+    assert refused.value.code == 429 and refused.value.headers["Retry-After"]
+    assert refused.value.headers["Content-Type"] == "application/problem+json"
+    # Nobody renews the slots held here (a process that died): they lapse.
+    time.sleep(stream._lease_seconds() + 1)
+    second = _stream(site, raw)
+    assert json.loads(second.readline())["type"] == "hello"
+    # Both streams still hold a slot (the first renewed past its first lease).
+    again = [claim(user.pk) for _ in range(limit - 2)]
+    assert all(again)
+    assert claim(user.pk) is None
+    for slot in again:
+        async_to_sync(stream.release_slot)(*slot)
+    first.close()
+    second.close()
+
+
 def test_the_stream_refuses_without_a_token(site):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(site + "/api/v1/stream", timeout=10)
