@@ -8,28 +8,43 @@ from django.utils import timezone, translation
 
 
 class UserPreferencesMiddleware:
-    """Activate the profile's time zone and language (else LocaleMiddleware's choice)."""
+    """Activate the profile's time zone and language (else LocaleMiddleware's choice) for
+    this request only: what was active before is restored afterwards, so nothing run later
+    in the same thread (a test's next step, a hook) inherits one user's language or zone.
+    The response says the language it was written in (Content-Language)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         user = getattr(request, "user", None)
+        previous = translation.get_language()
+        language = None
         if user is not None and user.is_authenticated:
             try:
                 timezone.activate(zoneinfo.ZoneInfo(user.timezone))
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 timezone.deactivate()
             if user.language:
-                translation.activate(user.language)
-                request.LANGUAGE_CODE = user.language
+                language = user.language
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
             elif getattr(request, "LANGUAGE_CODE", "") and request.LANGUAGE_CODE != user.browser_language:
                 get_user_model().objects.filter(pk=user.pk).update(
                     browser_language=request.LANGUAGE_CODE)
                 user.browser_language = request.LANGUAGE_CODE
         else:
             timezone.deactivate()
-        return self.get_response(request)
+        try:
+            response = self.get_response(request)
+        finally:
+            timezone.deactivate()
+            if language is not None:
+                translation.activate(previous) if previous else translation.deactivate()
+        if language is not None:
+            # LocaleMiddleware, outside this one, keeps a Content-Language already set.
+            response.headers.setdefault("Content-Language", language)
+        return response
 
 
 # The pages' table actions a bot account may not use (it plays through the API).

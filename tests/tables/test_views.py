@@ -147,6 +147,24 @@ def test_spanish_pages(make_user):
     assert '<html lang="es">' in html and "<h1>Sala</h1>" in html
 
 
+@pytest.mark.django_db
+def test_a_profile_language_lasts_one_request(make_user):
+    """The profile's language and zone are this request's only: the answer says so, and
+    the thread that served it (here the test's own) is back as it was."""
+    from django.utils import timezone, translation
+
+    ana = make_user("ana", language="es", timezone="Asia/Tokyo")
+    before = translation.get_language()
+    response = client_for(ana).get("/tables/")
+    assert "<h1>Sala</h1>" in response.content.decode()
+    assert response["Content-Language"] == "es"
+    assert translation.get_language() == before
+    assert timezone.get_current_timezone_name() != "Asia/Tokyo"
+    bo = make_user("bo")
+    response = client_for(bo).get("/tables/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "<h1>Lobby</h1>" in response.content.decode() and response["Content-Language"] == "en"
+
+
 def test_test_game_is_off_without_its_setting():
     env = {k: v for k, v in os.environ.items() if k not in ("ENABLE_TEST_GAME", "GAME_APPS")}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
