@@ -37,6 +37,8 @@ def check_create_token(*, user, name: str, scopes: list[str]) -> tuple[ApiToken,
     if ApiToken.Scope.PLAY in scopes and ApiToken.Scope.READ not in scopes:
         scopes = sorted(scopes + [ApiToken.Scope.READ])  # playing needs to see the table
     with transaction.atomic():
+        # The user's row is the lock: two tokens made at once cannot both pass the cap.
+        type(user).objects.select_for_update().filter(pk=user.pk).exists()
         if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE:
             raise ActionError(_("You have %(n)s active tokens: revoke one first.") % {"n": MAX_ACTIVE})
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)

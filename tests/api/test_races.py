@@ -68,3 +68,53 @@ def test_two_keys_racing_give_one_success_and_one_someone_moved_first(running_ta
     loser = next(b for s, b in results if s == 409)
     assert loser["code"] == "stale_move" and "Someone moved first" in loser["detail"]
     assert TableEvent.objects.filter(table=running_table, kind="move").count() == 1
+
+
+def test_tokens_made_at_once_never_pass_the_cap(make_user, monkeypatch):
+    """A user one short of the cap makes two tokens at once: the first is held between
+    its check of the cap and its insert while the second runs; exactly one is made."""
+    import secrets as real_secrets
+
+    from api import tokens
+    from api.models import ApiToken
+    from games.tables.errors import ActionError
+
+    ana = make_user("ana")
+    for i in range(tokens.MAX_ACTIVE - 1):
+        tokens.check_create_token(user=ana, name=f"t{i}", scopes=["read"])
+    first_checked, go_on = threading.Event(), threading.Event()
+
+    class Held:
+        """secrets for tokens.py: the first caller (past the cap check) waits for go_on."""
+        calls = 0
+
+        def token_urlsafe(self, n):
+            Held.calls += 1
+            if Held.calls == 1:
+                first_checked.set()
+                go_on.wait(30)
+            return real_secrets.token_urlsafe(n)
+
+    monkeypatch.setattr(tokens, "secrets", Held())
+    outcomes = {}
+
+    def make(name):
+        try:
+            tokens.check_create_token(user=ana, name=name, scopes=["read"])
+            outcomes[name] = "made"
+        except ActionError:
+            outcomes[name] = "refused"
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=make, args=("first",))
+    first.start()
+    assert first_checked.wait(30)
+    second = threading.Thread(target=make, args=("second",))
+    second.start()
+    second.join(1.0)  # without a lock it is done by now; with one it waits for the first
+    go_on.set()
+    first.join(30)
+    second.join(30)
+    assert outcomes == {"first": "made", "second": "refused"}, outcomes
+    assert ApiToken.objects.filter(user=ana, revoked_at__isnull=True).count() == tokens.MAX_ACTIVE
