@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import prefetch_related_objects
+from django.db.models import F, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -847,6 +847,8 @@ def record_bot_incident(*, table_id: int, seq: int, seat: int, level: str, move:
                         exc: BaseException) -> BotIncident:
     """Keep a bot's failure for staff: the move it returned and the error, no game state.
 
+    One incident per decision: a decision that fails again (its turn re-queued) counts
+    another try on the same row, which keeps the last try's move, error and traceback.
     Written on its own (not inside the refused move's transaction, which rolled back).
     """
     import json
@@ -857,10 +859,26 @@ def record_bot_incident(*, table_id: int, seq: int, seat: int, level: str, move:
         kept = move if len(text) <= INCIDENT_MOVE_CHARS else text[:INCIDENT_MOVE_CHARS] + "…"
     except (TypeError, ValueError):
         kept = repr(move)[:INCIDENT_MOVE_CHARS]  # not JSON: what the bot returned, as text
-    return BotIncident.objects.create(
-        table_id=table_id, seq=seq, seat=seat, level=level[:20], move=kept,
-        error=f"{type(exc).__name__}: {exc}"[:INCIDENT_TEXT_CHARS],
-        traceback="".join(traceback.format_exception(exc))[-INCIDENT_TEXT_CHARS:])
+    fields = {"level": level[:20], "move": kept,
+              "error": f"{type(exc).__name__}: {exc}"[:INCIDENT_TEXT_CHARS],
+              "traceback": "".join(traceback.format_exception(exc))[-INCIDENT_TEXT_CHARS:],
+              "last_at": timezone.now()}
+    with transaction.atomic():
+        # The table's row orders two tries of one decision (a duplicate delivery).
+        Table.objects.select_for_update().filter(pk=table_id).exists()
+        incident = BotIncident.objects.filter(table_id=table_id, seq=seq, seat=seat).first()
+        if incident is None:
+            return BotIncident.objects.create(table_id=table_id, seq=seq, seat=seat, **fields)
+        BotIncident.objects.filter(pk=incident.pk).update(attempts=F("attempts") + 1, **fields)
+        incident.refresh_from_db()
+        return incident
+
+
+def failing_bot_decisions(*, since) -> set[tuple[int, int, int]]:
+    """(table, seq, seat) of bot decisions whose every try failed, the last one after
+    `since`: the stuck-turn sweep leaves them alone until their retry is due."""
+    return set(BotIncident.objects.filter(fell_back=False, last_at__gte=since)
+               .values_list("table_id", "seq", "seat"))
 
 
 def mark_bot_incident_fell_back(incident: BotIncident) -> None:

@@ -163,15 +163,17 @@ class BotIncidentAdmin(ReadOnlyAdmin):
     What staff need to fix the bot: its move, the error and the traceback (code
     lines only, no variables). Never the game state. The move is hidden while the
     table is in play, like the events' data (it may show a hand); the log line
-    written with the incident carries it for the operators meanwhile.
+    written with the incident names it only by number. One row per decision: a
+    decision tried again counts its tries (the error is the last try's).
     """
 
-    list_display = ["created_at", "table", "seq", "seat", "level", "short_error", "fell_back"]
+    list_display = ["created_at", "table", "seq", "seat", "level", "short_error", "fell_back",
+                    "attempts"]
     list_filter = ["level", "table__game", "fell_back", "created_at"]
     list_select_related = ["table"]
     search_fields = ["error"]
     fields = readonly_fields = ["table", "seq", "seat", "level", "shown_move", "error",
-                                "traceback", "fell_back", "created_at"]
+                                "traceback", "fell_back", "attempts", "created_at", "last_at"]
 
     @admin.display(description=_("error"))
     def short_error(self, obj):

@@ -276,7 +276,11 @@ class BotIncident(models.Model):
     traceback = models.TextField(_("traceback"), blank=True)
     # Whether the random move played instead was taken (False: the table still waits).
     fell_back = models.BooleanField(_("a random move was played instead"), default=False)
+    # Tries of this same decision that failed (a re-queued turn, e.g. after broken rules
+    # refused the random move too); the error and traceback are the last try's.
+    attempts = models.PositiveIntegerField(_("failed tries"), default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+    last_at = models.DateTimeField(_("last failed try"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

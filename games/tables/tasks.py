@@ -64,9 +64,14 @@ def _fall_back(table_id: int, seq: int, seat: int, level: str, *, move, exc: Exc
     """
     incident = actions.record_bot_incident(table_id=table_id, seq=seq, seat=seat, level=level,
                                            move=move, exc=exc)
-    log.error("bot %r at table %s seq %s seat %s: its move was refused (%s), bot incident %s; "
-              "a random move is played instead", level, table_id, seq, seat,
-              type(exc).__name__, incident.pk)
+    if incident.attempts == 1:
+        log.error("bot %r at table %s seq %s seat %s: its move was refused (%s), bot incident %s; "
+                  "a random move is played instead", level, table_id, seq, seat,
+                  type(exc).__name__, incident.pk)
+    else:  # the same decision again (its turn re-queued): one error line per incident
+        log.warning("bot %r at table %s seq %s seat %s failed again (%s), try %s of bot "
+                    "incident %s", level, table_id, seq, seat, type(exc).__name__,
+                    incident.attempts, incident.pk)
     if not legal:
         return "failed"
     fallback = Rng.from_seed(f"{table_id}:{seq}:{seat}:fallback").choice(legal)
@@ -78,22 +83,35 @@ def _fall_back(table_id: int, seq: int, seat: int, level: str, *, move, exc: Exc
         return "refused"
     except IllegalMove:
         # A move from legal_moves refused by apply: the rules themselves are broken.
-        log.exception("the random move at table %s seq %s was refused too (bot incident %s)",
-                      table_id, seq, incident.pk)
+        if incident.attempts == 1:
+            log.exception("the random move at table %s seq %s was refused too (bot incident %s)",
+                          table_id, seq, incident.pk)
+        else:
+            log.warning("the random move at table %s seq %s was refused again (bot incident %s)",
+                        table_id, seq, incident.pk)
         return "failed"
     actions.mark_bot_incident_fell_back(incident)
     return "fallback"
+
+
+# A bot decision that failed with its random move too is tried again after this long.
+FAILED_DECISION_RETRY = timedelta(hours=1)
 
 
 @shared_task
 def resend_stuck_turns(older_than_seconds: int = 60) -> int:
     """Re-queue bot turns that were lost (worker crash, broker restart).
 
-    The `seq` check in play_bot_turn makes a repeat harmless.
+    The `seq` check in play_bot_turn makes a repeat harmless. A decision whose last
+    try failed even with a random move (the rules refused it: broken rules, a bug to
+    fix) is re-queued only FAILED_DECISION_RETRY after that try, not every minute; its
+    one incident counts the tries.
     """
     from .effects import schedule_bot_turn
 
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=older_than_seconds)
+    failing = actions.failing_bot_decisions(since=now - FAILED_DECISION_RETRY)
     stuck = (Seat.objects.exclude(bot_level="").filter(
         owes_since__isnull=False, table__last_event_at__lte=cutoff,
         table__status=Table.Status.RUNNING,
@@ -102,6 +120,8 @@ def resend_stuck_turns(older_than_seconds: int = 60) -> int:
     for seat in stuck:
         if seat.taken_over and not actions.humans_playing(seat.table):
             continue  # waits for a person (see play_bot_turn)
+        if (seat.table_id, seat.table.seq, seat.position) in failing:
+            continue  # every try failed, even the random move: tried again hourly
         if seat.position in seat.table.to_move:
             schedule_bot_turn(seat.table_id, seat.table.seq, seat.position)
             count += 1

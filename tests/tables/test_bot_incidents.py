@@ -166,3 +166,67 @@ def test_staff_see_the_incident_in_the_admin_without_the_move_while_the_table_is
     assert "'card': 99" in page or '"card": 99' in page
     # A player never reaches it.
     assert client_for(ana).get("/admin/tables/botincident/").status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broken_rules_give_one_incident_retried_hourly_not_every_minute(make_user, log_lines,
+                                                                        monkeypatch):
+    """The rules refuse even the random move (their apply refuses what their legal list
+    offers the bot's seat): the table waits, the stuck-turn sweep leaves the decision alone for an hour
+    instead of writing an incident and an error line every minute, then tries again on
+    the same incident; once the rules are fixed the random move is played."""
+    from datetime import datetime, timedelta, timezone as dt_timezone
+
+    import time_machine
+
+    from games.tables import tasks
+    from games.engine import IllegalMove
+    from tests.high_card.rules import HighCardRules
+
+    real_apply = HighCardRules.apply
+    broken = set()  # the seats whose every move the rules refuse
+
+    def broken_apply(self, state, seat, move):
+        if seat in broken:
+            raise IllegalMove("the rules refuse every move of this seat")
+        return real_apply(self, state, seat, move)
+
+    monkeypatch.setattr(HighCardRules, "apply", broken_apply)
+    ana = make_user("ana")
+    start = datetime.now(dt_timezone.utc)
+    with time_machine.travel(start, tick=False):
+        table = actions.check_create_table(creator=ana, game="high-card", players=2,
+                                           bots={1: "random"})
+        bot_seat = table.seats.exclude(bot_level="").get().position
+        broken.add(bot_seat)
+        for _ in range(10):
+            table.refresh_from_db()
+            if bot_seat in table.to_move:
+                break
+            person_moves(table.pk, ana)
+        assert bot_seat in table.to_move, "the bot's decision was not left waiting"
+    [incident] = BotIncident.objects.filter(table=table)
+    assert (incident.attempts, incident.fell_back) == (1, False)
+    for minutes in (1, 2, 30, 59):
+        with time_machine.travel(start + timedelta(minutes=minutes), tick=False):
+            assert tasks.resend_stuck_turns(older_than_seconds=0) == 0
+    incident.refresh_from_db()
+    assert incident.attempts == 1
+    with time_machine.travel(start + timedelta(minutes=61), tick=False):
+        assert tasks.resend_stuck_turns(older_than_seconds=0) == 1
+    [incident] = BotIncident.objects.filter(table=table)
+    assert (incident.attempts, incident.fell_back) == (2, False)
+    errors = [r for r in log_lines.records if r.levelno == logging.ERROR]
+    warnings = [r.getMessage() for r in log_lines.records if r.levelno == logging.WARNING]
+    # One error line for its move and one for the random move, at the first try only.
+    assert len(errors) == 2, [r.getMessage() for r in errors]
+    assert any(f"try 2 of bot incident {incident.pk}" in w for w in warnings), warnings
+    # The rules are fixed (a deploy): the next retry plays the bot's own move.
+    broken.clear()
+    seq = table.seq
+    with time_machine.travel(start + timedelta(minutes=125), tick=False):
+        assert tasks.resend_stuck_turns(older_than_seconds=0) == 1
+    table.refresh_from_db()
+    assert table.seq > seq and TableEvent.objects.filter(
+        table=table, kind="move", seat=bot_seat, seq=seq + 1).exists(), "the bot did not move"
+    assert BotIncident.objects.filter(table=table).count() == 1
