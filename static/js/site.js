@@ -59,16 +59,30 @@ document.addEventListener("htmx:wsBeforeMessage", function (event) {
 // same request): when the socket's pushes of those events came first, the answer shows
 // nothing newer and swapping it in would redraw the board under a choice already begun.
 // Only a move's answer: other forms (mute, vacation) change the page at the same seq.
-document.addEventListener("htmx:beforeSwap", function (event) {
+// It is decided when the answer arrives, in the request's own onload: a push that came
+// first has replaced #play-area, the request's target, so htmx swaps into a node no longer
+// in the page and fires htmx:beforeSwap there, where no listener hears it, while the
+// answer's out-of-band parts (#board, #status) would still land in the page.
+var staleAnswer = false;
+document.addEventListener("htmx:beforeRequest", function (event) {
   var detail = event.detail;
-  if (!detail || !detail.xhr || detail.xhr.status !== 200) { return; }
-  var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
-  if (!elt || !elt.closest || !elt.closest("form.move-form")) { return; }
-  if (notNewer(detail.xhr.responseText)) { detail.shouldSwap = false; }
+  var xhr = detail && detail.xhr;
+  var elt = detail && detail.elt;
+  if (!xhr || !elt || !elt.closest || !elt.closest("form.move-form")) { return; }
+  var onload = xhr.onload;
+  if (typeof onload !== "function") { return; }
+  xhr.onload = function () {
+    staleAnswer = xhr.status === 200 && notNewer(xhr.responseText);
+    try { return onload.apply(this, arguments); } finally { staleAnswer = false; }
+  };
+});
+document.addEventListener("htmx:beforeSwap", function (event) {
+  if (staleAnswer && event.detail) { event.detail.shouldSwap = false; }
 });
 // New log lines arrive at the top; never add a line the page already has.
 document.addEventListener("htmx:oobBeforeSwap", function (event) {
   var detail = event.detail;
+  if (detail && staleAnswer) { detail.shouldSwap = false; return; }  // see above
   if (!detail || !detail.target || detail.target.id !== "log-lines" || !detail.fragment) { return; }
   var newest = newestLogEntry();
   Array.prototype.slice.call(detail.fragment.querySelectorAll("li[data-n]")).forEach(function (li) {

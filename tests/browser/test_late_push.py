@@ -203,3 +203,77 @@ def test_a_late_push_of_what_the_page_shows_keeps_the_players_choice(new_context
     expect(page.locator("#ws-status")).to_have_attribute("data-seq", str(table.seq))
     expect(page.locator("#board .fp-confirm:visible")).to_have_count(0)
     expect(page.locator("#ws-status")).not_to_have_attribute("data-rev", re.compile("."))
+
+
+# Counts the move answers that have loaded, once htmx has handled them: a load listener
+# added at send() runs after the onload handler htmx set before sending.
+COUNT_MOVE_ANSWERS = """
+(function () {
+  var send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function () {
+    var xhr = this;
+    xhr.addEventListener("load", function () {
+      if (/\\/move\\/?$/.test(xhr.responseURL)) {
+        window.__moveAnswers = (window.__moveAnswers || 0) + 1;
+      }
+    });
+    return send.apply(this, arguments);
+  };
+})();
+"""
+
+
+def test_a_late_move_answer_of_what_the_pushes_showed_keeps_the_players_choice(
+        new_context, live_server_asgi):
+    """The other order: the socket's push of the bot's answer reaches the page first,
+    the player starts the next move on the board it drew, and only then the htmx answer
+    of the move arrives (held here in Playwright's HTTP route). It shows nothing newer,
+    so it is not swapped in and the choice survives."""
+    from games.tables import actions
+    from games.tables.models import Table
+
+    ana, page = phone_player(new_context, "ana")
+    page.add_init_script(COUNT_MOVE_ANSWERS)
+    with mock.patch.object(Table._meta.get_field("seed"), "_get_default", lambda: SEED):
+        table = off_the_loop(actions.check_create_table, creator=ana, game="flaming-pyramids",
+                             players=2, bots={1: "fast"})
+    table.refresh_from_db()
+    me = table.seats.get(user=ana).position
+    held = []
+
+    def hold_the_answer(route):
+        # The request goes to the site now (the move and the bot's answer are made, the
+        # consumer pushes the bot's move); its answer waits here.
+        held.append((route, route.fetch()))
+
+    page.route(re.compile(rf"/tables/{table.pk}/move/?$"), hold_the_answer)
+    page.goto(f"/tables/{table.pk}/")
+    expect(page.locator('#ws-status[data-connected="1"]')).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("Your decision")
+    before = seq_of(page)
+    confirm = pick(page, place_moves(table, me)[0])
+    confirm.locator("button[type=submit]").click()
+    deadline = time.monotonic() + 20
+    while not held:
+        assert time.monotonic() < deadline, "the move was not sent"
+        page.wait_for_timeout(50)
+    table.refresh_from_db()
+    assert table.seq > before + 1, "the bot did not answer in the request"
+    # The push of the bot's move has drawn the page at the table's seq.
+    expect(page.locator("#ws-status")).to_have_attribute("data-seq", str(table.seq))
+    expect(page.locator("#status")).to_contain_text("Your decision")
+
+    nxt = place_moves(table, me)[-1]
+    confirm = pick(page, nxt)
+    tile_input = page.locator(f"#board #fp-pick-{nxt['tile']}")
+    expect(tile_input).to_be_checked()
+    assert page.evaluate("window.__moveAnswers || 0") == 0
+    route, response = held.pop()
+    route.fulfill(response=response)
+    deadline = time.monotonic() + 20
+    while page.evaluate("window.__moveAnswers || 0") < 1:  # (a polled wait_for_function: CSP)
+        assert time.monotonic() < deadline, "the answer never reached the page"
+        page.wait_for_timeout(50)
+    expect(confirm).to_be_visible()
+    expect(tile_input).to_be_checked()
+    assert seq_of(page) == table.seq
