@@ -6,6 +6,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -38,7 +39,7 @@ def check_create_token(*, user, name: str, scopes: list[str]) -> tuple[ApiToken,
         scopes = sorted(scopes + [ApiToken.Scope.READ])  # playing needs to see the table
     with transaction.atomic():
         # The user's row is the lock: two tokens made at once cannot both pass the cap.
-        type(user).objects.select_for_update().filter(pk=user.pk).exists()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
         if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE:
             raise ActionError(_("You have %(n)s active tokens: revoke one first.") % {"n": MAX_ACTIVE})
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)

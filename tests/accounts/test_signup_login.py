@@ -81,3 +81,21 @@ def test_browser_language_is_remembered_for_mail_when_the_profile_sets_none(make
     ana.language = "en"
     ana.save()
     assert _language(ana) == "en"
+
+
+@pytest.mark.django_db
+def test_profile_makes_a_token_and_refuses_one_past_the_cap(make_user):
+    """The page's own path (request.user is a lazy object there), not only the function."""
+    from api import tokens
+    from api.models import ApiToken
+
+    ana = make_user("ana")
+    c = client()
+    c.force_login(ana)
+    made = c.post("/profile/tokens/", {"name": "home bot", "scopes": ["read", "play"]})
+    assert made.status_code == 200 and "pt_" in made.content.decode()
+    for i in range(tokens.MAX_ACTIVE - 1):
+        tokens.check_create_token(user=ana, name=f"t{i}", scopes=["read"])
+    refused = c.post("/profile/tokens/", {"name": "one more", "scopes": ["read"]})
+    assert refused.status_code == 400 and "revoke one first" in refused.content.decode()
+    assert ApiToken.objects.filter(user=ana, revoked_at__isnull=True).count() == tokens.MAX_ACTIVE
