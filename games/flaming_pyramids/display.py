@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games.flaming_pyramids.rules import tile_info
 
 # Straw, wood and stone tiles (feminine nouns in Spanish) and the fire tiles (masculine)
 # take their colour word from different contexts.
+# The new-table form's word on the expert here (games.tables.plugins.LEVEL_DESCRIPTIONS):
+# measured weaker than "strong" at two players (docs/games/flaming_pyramids.md).
+LEVEL_DESCRIPTIONS = {
+    "expert": gettext_lazy("Searches for about a second per move, playing many guesses of the "
+                           "hidden tiles out. For now it loses to “strong” more often than it "
+                           "wins."),
+}
+
 COLOUR_WORDS = {
     "yellow": pgettext_lazy("colour of a straw, wood or stone tile", "yellow"),
     "red": pgettext_lazy("colour of a straw, wood or stone tile", "red"),

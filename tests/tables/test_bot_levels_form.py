@@ -36,6 +36,17 @@ def test_the_level_descriptions_are_in_spanish(make_user):
     assert "un segundo por jugada" in levels["experto"]
 
 
+@pytest.mark.django_db
+def test_the_form_says_where_the_expert_is_weaker_than_strong(make_user):
+    """Flaming Pyramids' expert measured below its strong level: the form says so."""
+    for language, level, words in (("en", "expert", "loses to “strong”"),
+                                   ("es", "experto", "pierde contra «fuerte»")):
+        page = htmllib.unescape(client_for(make_user(f"u{language}", language=language))
+                                .get("/tables/new/?game=flaming-pyramids").content.decode())
+        levels = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", page))
+        assert words in levels[level], levels
+
+
 def test_bot_expert_budget_scales_the_expert_iterations(settings):
     from games.engine import Rng, get_rules
     from games.powerhouse import bot, expert
