@@ -39,8 +39,10 @@ class UserPreferencesMiddleware:
             response = self.get_response(request)
         finally:
             timezone.deactivate()
-            if language is not None:
-                translation.activate(previous) if previous else translation.deactivate()
+            if language is not None and previous:
+                translation.activate(previous)
+            elif language is not None:
+                translation.deactivate()
         if language is not None:
             # LocaleMiddleware, outside this one, keeps a Content-Language already set.
             response.headers.setdefault("Content-Language", language)
