@@ -11,8 +11,8 @@ Levels:
             dealt part of every draw pile) consistently with the view, lets the
             next player answer with their best sampled move, then scores its own
             best reply with its real hand and sampled draws; averaged over samples.
-- "expert": determinized Monte Carlo search with the fast policy as rollout
-            (games/flaming_pyramids/expert.py, games/engine/search.py).
+- "expert": the strong search with ten times the samples and reply searches
+            (games/flaming_pyramids/expert.py).
 """
 
 from __future__ import annotations
@@ -321,7 +321,8 @@ def _best_turn(board, hand, seat, players, opts, memos):
 def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET):
     """Search `samples` determinizations, stopping early once `node_budget` reply
     searches were spent: a budget in work, never in seconds, so the same seed gives
-    the same move whatever the machine's load."""
+    the same move whatever the machine's load. The expert level is this search with
+    ten times the samples and the budget (expert.py)."""
     ev = _Eval(view)
     cands = ev.candidates(legal)
     # First score every candidate with the fast evaluation; keep the serious ones.
