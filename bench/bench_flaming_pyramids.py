@@ -6,6 +6,7 @@
     .venv/bin/python bench/bench_flaming_pyramids.py match A B [--budget N] [--games N] [--first N]
     .venv/bin/python bench/bench_flaming_pyramids.py multi LEVEL [--players N] [--budget N] [--games N]
     .venv/bin/python bench/bench_flaming_pyramids.py lengths A B [--budget N] [--games N]
+    .venv/bin/python bench/bench_flaming_pyramids.py oracle [--games N] [--first N]
 
 - speed: random playouts at 2 players (uniform random legal moves), decisions per
   second through the checked rules (`legal_moves` + `apply`) and through the
@@ -19,6 +20,10 @@
 - multi: LEVEL against fast bots only at --players, the seat rotating, wins against
   the fair share.
 - lengths: decisions per game against games.engine.botplay.DECISION_BOUNDS.
+- oracle: what seeing the hidden tiles is worth. The strong level's search given the real
+  state as its only sample (other hands, every pile's order; no bot may do this) against
+  the strong level, 2 players, starts alternating, seeds from 500,000. Near 50 %, hidden
+  information is not what separates a better player from strong at this game.
 Games come from games.engine.botplay.play (decisions seeded "<seed>:<seq>:<seat>"
 as at a real table), so every figure repeats exactly for the same arguments.
 """
@@ -26,6 +31,7 @@ as at a real table), so every figure repeats exactly for the same arguments.
 from __future__ import annotations
 
 import argparse
+import copy
 import functools
 import os
 import statistics
@@ -155,10 +161,46 @@ def lengths(a, b, budget, games, first, progress=False):
           flush=True)
 
 
+def _oracle_game(seed, levels):
+    state = RULES.new_game(players=2, seed=seed)
+    n = 0
+    while n < DECISION_BOUNDS[GAME] and RULES.outcome(state) is None:
+        seat = min(RULES.to_move(state))
+        legal = RULES.legal_moves(state, seat)
+        view, rng = RULES.view(state, seat), Rng.from_seed(f"{seed}:{n}:{seat}")
+        if levels[seat] == "oracle" and len(legal) > 1:
+            real = state
+            move = bot._choose_strong(view, legal, rng, 1,
+                                      deal=lambda _view, _rng: copy.deepcopy(real))
+        else:
+            move = bot.choose(view, legal, level="strong", rng=rng)
+        state = RULES.apply(state, seat, move)
+        n += 1
+    outcome = RULES.outcome(state)
+    return (outcome or {}).get("winners", [])
+
+
+def oracle(games, first, progress=False):
+    wins = 0.0
+    start = time.perf_counter()
+    for g in range(first, first + games):
+        levels = ["oracle", "strong"] if g % 2 == 0 else ["strong", "oracle"]
+        winners = _oracle_game(500_000 + g, levels)
+        if winners:
+            wins += (levels.index("oracle") in winners) / len(winners)
+        if progress:
+            print(f"  after game {g}: {wins:g}", flush=True)
+    lo, hi = wilson(wins, games)
+    print(f"strong seeing the hidden tiles vs strong, 2 players, games {first}..{first + games - 1} "
+          f"(seeds from 500,000), starts alternating: {wins:g}/{games} = {wins / games:.0%} "
+          f"[95 % Wilson {lo:.0%}, {hi:.0%}] ({time.perf_counter() - start:.0f} s; {uptime()})",
+          flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "speed", "times", "match", "multi", "lengths"])
+                        choices=["all", "speed", "times", "match", "multi", "lengths", "oracle"])
     parser.add_argument("levels", nargs="*")
     parser.add_argument("--budget", type=int, default=expert.ITERATIONS,
                         help="expert iterations per decision")
@@ -179,3 +221,5 @@ if __name__ == "__main__":
         multi(args.levels[0], args.players, args.budget, args.games, args.first, args.progress)
     if args.what == "lengths":
         lengths(*args.levels, args.budget, args.games, args.first, args.progress)
+    if args.what == "oracle":
+        oracle(args.games, args.first, args.progress)

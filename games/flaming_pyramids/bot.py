@@ -318,11 +318,14 @@ def _best_turn(board, hand, seat, players, opts, memos):
     return best
 
 
-def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET):
+def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET, deal=None):
     """Search `samples` determinizations, stopping early once `node_budget` reply
     searches were spent: a budget in work, never in seconds, so the same seed gives
     the same move whatever the machine's load. The expert level is this search with
-    ten times the samples and the budget (expert.py)."""
+    ten times the samples and the budget (expert.py). `deal(view, rng)` makes the
+    samples (default `determinize`); only a bench passes another one (the real state,
+    to measure what seeing the hidden tiles would be worth)."""
+    deal = deal or determinize
     ev = _Eval(view)
     cands = ev.candidates(legal)
     # First score every candidate with the fast evaluation; keep the serious ones.
@@ -346,7 +349,7 @@ def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET):
     for _ in range(samples):
         if done and nodes >= node_budget:
             break
-        state = determinize(view, rng)
+        state = deal(view, rng)
         opp_hand = state["hands"][opp]
         my_pile = state["piles"][me]
         for i, (_v, move, sent, final) in enumerate(top):

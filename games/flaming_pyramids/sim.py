@@ -1,4 +1,8 @@
-"""A fast simulation path for the bots' search. Never used by the write path.
+"""A fast simulation path for searches and benches. Never used by the write path.
+
+No Flaming Pyramids bot plays on it today (the expert is the strong level's lookahead
+at a larger budget, expert.py); the benches measure playouts on it, and a rollout
+search would run on it.
 
 `SIMULATOR` has the interface games.engine.search and the benches call for every game:
 
