@@ -7,6 +7,7 @@
     .venv/bin/python bench/bench_flaming_pyramids.py multi LEVEL [--players N] [--budget N] [--games N]
     .venv/bin/python bench/bench_flaming_pyramids.py lengths A B [--budget N] [--games N]
     .venv/bin/python bench/bench_flaming_pyramids.py oracle [--games N] [--first N]
+    .venv/bin/python bench/bench_flaming_pyramids.py starts LEVEL [--budget N] [--games N] [--first N]
 
 - speed: random playouts at 2 players (uniform random legal moves), decisions per
   second through the checked rules (`legal_moves` + `apply`) and through the
@@ -24,6 +25,8 @@
   state as its only sample (other hands, every pile's order; no bot may do this) against
   the strong level, 2 players, starts alternating, seeds from 500,000. Near 50 %, hidden
   information is not what separates a better player from strong at this game.
+- starts: LEVEL against itself at 2 players, how often the player who starts (drawn by the
+  rules from the seed) wins: the part of a result that the turn order decides.
 Games come from games.engine.botplay.play (decisions seeded "<seed>:<seq>:<seat>"
 as at a real table), so every figure repeats exactly for the same arguments.
 """
@@ -197,10 +200,27 @@ def oracle(games, first, progress=False):
           flush=True)
 
 
+def starts(level, budget, games, first, progress=False):
+    won = 0
+    start = time.perf_counter()
+    for g in range(first, first + games):
+        seed = 600_000 + g
+        opener = RULES.new_game(players=2, seed=seed)["active"]
+        result = play(GAME, [level, level], seed, choose=_choose(budget))
+        won += result.winners == [opener]
+        if progress:
+            print(f"  after game {g}: {won}", flush=True)
+    lo, hi = wilson(won, games)
+    print(f"{level} vs {level}, 2 players, expert budget {budget}, games {first}..{first + games - 1} "
+          f"(seeds from 600,000): the starting player won {won}/{games} = {won / games:.0%} "
+          f"[95 % Wilson {lo:.0%}, {hi:.0%}] ({time.perf_counter() - start:.0f} s; {uptime()})",
+          flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("what", nargs="?", default="all",
-                        choices=["all", "speed", "times", "match", "multi", "lengths", "oracle"])
+                        choices=["all", "speed", "times", "match", "multi", "lengths", "oracle", "starts"])
     parser.add_argument("levels", nargs="*")
     parser.add_argument("--budget", type=int, default=expert.ITERATIONS,
                         help="expert iterations per decision")
@@ -223,3 +243,5 @@ if __name__ == "__main__":
         lengths(*args.levels, args.budget, args.games, args.first, args.progress)
     if args.what == "oracle":
         oracle(args.games, args.first, args.progress)
+    if args.what == "starts":
+        starts(args.levels[0], args.budget, args.games, args.first, args.progress)
