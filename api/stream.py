@@ -20,6 +20,11 @@ A user may hold API_STREAMS_PER_USER streams at once across every web process: e
 stream holds a slot in the shared cache (Redis in production), a lease renewed at
 every keep-alive and freed when the stream ends, so a process that dies frees its
 slots once their leases run out (three keep-alives).
+
+Every database read runs through `database_sync_to_async`, which hands the connection
+back to the pool after each read: an open stream holds no connection between its reads
+(with plain `sync_to_async` a stream kept its connection until it ended, so a few open
+streams emptied a web process's pool and its pages answered 503).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import math
 import secrets
 import time
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
@@ -138,7 +143,7 @@ async def _events(user_id: int, username: str, slot: tuple[str, str]):
     last_seen: dict[int, tuple[int, str]] = {}
 
     async def follow() -> list[int]:
-        table_ids = await sync_to_async(followed_tables)(user_id)
+        table_ids = await database_sync_to_async(followed_tables)(user_id)
         # group_add also refreshes a membership before the layer's group expiry.
         for name in [player_group(user_id), *(group_name(t) for t in table_ids)]:
             await layer.group_add(name, channel)
@@ -146,7 +151,7 @@ async def _events(user_id: int, username: str, slot: tuple[str, str]):
         return table_ids
 
     async def lines_for(table_id: int, *, force: bool = False):
-        line = await sync_to_async(_table_line)(user_id, table_id)
+        line = await database_sync_to_async(_table_line)(user_id, table_id)
         if line is None:
             return
         key = (line["seq"], line["status"])
@@ -208,7 +213,7 @@ async def stream(request):
     if request.method != "GET":
         return from_problem(Problem(405, "bad_request", _("Use GET.")))
     try:
-        token = await sync_to_async(_authenticate)(request)
+        token = await database_sync_to_async(_authenticate)(request)
     except Problem as exc:
         response = from_problem(exc)
         if exc.status == 401:

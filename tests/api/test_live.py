@@ -160,6 +160,22 @@ def test_the_stream_limit_counts_every_process_and_frees_a_dead_ones_slots(
     second.close()
 
 
+def test_open_streams_do_not_hold_database_connections(site, running_table, token_for):
+    """More open streams than the site's pool has connections (DB_POOL_MAX 4): each stream
+    borrows a connection only while it reads, so every one says hello and keeps alive, and
+    a page still answers (a stream used to keep its connection until it ended)."""
+    users = [seat.user for seat in running_table.seats.all()]
+    streams = [_stream(site, token_for(user)) for user in users for _ in range(3)]
+    for response in streams:
+        assert json.loads(response.readline())["type"] == "hello"
+    for response in streams:
+        _until(response, lambda e: e == {"type": "keepalive"}, seconds=10)
+    page = urllib.request.urlopen(site + f"/tables/{running_table.pk}/", timeout=10)
+    assert page.status == 200
+    for response in streams:
+        response.close()
+
+
 def test_the_stream_refuses_without_a_token(site):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(site + "/api/v1/stream", timeout=10)
