@@ -112,6 +112,14 @@ def _choose(budget):
     return functools.partial(bot.choose, iterations=budget)
 
 
+def _tally(what, wins, games, first, seeds, start):
+    """The final line of a 2-player match: the row's wins with a 95 % Wilson interval."""
+    lo, hi = wilson(wins, games)
+    print(f"{what}, games {first}..{first + games - 1} (seeds from {seeds}), starts alternating: "
+          f"{wins:g}/{games} = {wins / games:.0%} [95 % Wilson {lo:.0%}, {hi:.0%}] "
+          f"({time.perf_counter() - start:.0f} s; {uptime()})", flush=True)
+
+
 def match(a, b, budget, games, first, progress=False):
     wins = 0.0
     start = time.perf_counter()
@@ -123,11 +131,8 @@ def match(a, b, budget, games, first, progress=False):
             wins += (me in result.winners) / len(result.winners)
         if progress:
             print(f"  after {g + 1} games: {wins:g}", flush=True)
-    lo, hi = wilson(wins, games)
-    print(f"{a} vs {b}, 2 players, expert budget {budget} iterations, games {first}..{first + games - 1} "
-          f"(seeds from 200,000), starts alternating: {wins:g}/{games} = {wins / games:.0%} "
-          f"[95 % Wilson {lo:.0%}, {hi:.0%}] ({time.perf_counter() - start:.0f} s; {uptime()})",
-          flush=True)
+    _tally(f"{a} vs {b}, 2 players, expert budget {budget} iterations", wins, games, first,
+           "200,000", start)
 
 
 def multi(level, players, budget, games, first, progress=False):
@@ -193,11 +198,8 @@ def oracle(games, first, progress=False):
             wins += (levels.index("oracle") in winners) / len(winners)
         if progress:
             print(f"  after game {g}: {wins:g}", flush=True)
-    lo, hi = wilson(wins, games)
-    print(f"strong seeing the hidden tiles vs strong, 2 players, games {first}..{first + games - 1} "
-          f"(seeds from 500,000), starts alternating: {wins:g}/{games} = {wins / games:.0%} "
-          f"[95 % Wilson {lo:.0%}, {hi:.0%}] ({time.perf_counter() - start:.0f} s; {uptime()})",
-          flush=True)
+    _tally("strong seeing the hidden tiles vs strong, 2 players", wins, games, first, "500,000",
+           start)
 
 
 def starts(level, budget, games, first, progress=False):
