@@ -2,8 +2,9 @@
 
 Each of ITERATIONS samples deals the unseen tiles (other hands' secret part, the dealt
 part of every pile, its own pile included) consistently with the view
-(`bot.determinize`), and on every sample each of the five best moves by the fast score is played through the real cascade, answered by the next player's best turn from
-the sampled hand, then followed by this seat's own best turn with its real hand and
+(`bot.determinize`), and on every sample each of the five best moves by the fast score
+is played through the real cascade, answered by the next player's best turn from the
+sampled hand, then followed by this seat's own best turn with its real hand and
 sampled draws (`bot._choose_strong`). Every candidate is judged on the same samples, so
 the comparison between them is paired: a lucky deal lifts all of them alike.
 
@@ -11,9 +12,11 @@ Why not Monte Carlo rollouts (this module's earlier version, on `sim.SIMULATOR`)
 2-player games against strong, UCB1 over rollouts of 12 decisions scored by the tiles left
 won 9 of 35 at its default budget (docs/games/flaming_pyramids.md). A rollout ends in a
 count of tiles that a few quiet turns hardly change, so its signal drowns in the deal's
-noise; the strong level's two-turn lookahead scores exactly what decides the game here
-(who must place a tile that collapses, and how hard the tiles left in hand are to place).
-What that search gains from more samples is measured in the docs, with the command.
+noise; the strong level's two-turn lookahead scores what a turn decides here (who must
+place a tile that collapses, and how hard the tiles left in hand are to place). Ten times
+its samples did not make it stronger than strong (190 of 400 games; neither did the real
+hidden tiles): the docs give the figures and commands. This level is strong's search with
+fewer sampling errors, not a stronger model; one is still to be found.
 
 Deterministic: the budget is a number of samples and of reply searches (scaled by
 BOT_EXPERT_BUDGET through the `iterations` argument), never a clock, and all randomness
