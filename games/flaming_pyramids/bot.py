@@ -1,7 +1,8 @@
 """Bots for Flaming Pyramids. Pure: they read a seat's view and its legal moves only.
 
 Levels:
-- "random": any legal move.
+- "random": any legal move (in a very long game it tires into the fast bot's moves,
+            so two random bots still finish: RANDOM_PATIENCE_TURNS).
 - "fast":   one ply. Each candidate is run through the real cascade (the rules'
             own `pyramid` functions) with every fall decided by the player who owes
             it; it scores tiles coming back, tiles given away, how hard the shed
@@ -386,15 +387,34 @@ def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET, de
     return top[best][1]
 
 
+# Two random bots can keep a pyramid collapsing for ever: 16 of 2,000 seeded
+# random-vs-random games ran to the 1,500-decision bound (bench/bench_bot_lengths.py,
+# seeds 100,000 on). So, as in Powerhouse, the random level tires: past
+# RANDOM_PATIENCE_TURNS turns (all seats together) it plays the fast bot's move with a
+# chance growing to 1 over RANDOM_TIRE_RAMP_TURNS turns, and such games end as games
+# against the fast bot do. Before that turn it draws exactly as it always did.
+RANDOM_PATIENCE_TURNS = 300
+RANDOM_TIRE_RAMP_TURNS = 100
+
+
+def _random_tires(view, rng):
+    turns = view["turn"]
+    if turns <= RANDOM_PATIENCE_TURNS:
+        return False
+    return rng.random() < min(1.0, (turns - RANDOM_PATIENCE_TURNS) / RANDOM_TIRE_RAMP_TURNS)
+
+
 def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None, iterations=None):
     """Pick one of `legal` for the seat whose `view` this is."""
     if not legal:
         raise ValueError("no legal move to choose from")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
-    if level == "random" or len(legal) == 1:
-        return legal[rng.randbelow(len(legal))] if level == "random" else legal[0]
-    if level == "fast":
+    if level == "random" and not _random_tires(view, rng):
+        return legal[rng.randbelow(len(legal))]
+    if len(legal) == 1:
+        return legal[0]
+    if level in ("fast", "random"):
         return _choose_fast(view, legal)
     if level == "expert":
         from . import expert

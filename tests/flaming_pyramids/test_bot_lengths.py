@@ -1,0 +1,48 @@
+"""No endless Flaming Pyramids games between random bots: the random level tires.
+
+The real figures (2,000 games per pairing) come from bench/bench_bot_lengths.py. The
+seeds below are the 2-player random-vs-random games (of seeds 100,000-101,999) that ran
+to the 1,500-decision bound before the random level tired into the fast bot's moves.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import Rng, get_rules
+from games.engine.botplay import DECISION_BOUNDS, play
+from games.flaming_pyramids import bot
+
+BOUND = DECISION_BOUNDS["flaming-pyramids"]
+CYCLED = [100028, 100078, 100113, 100199, 100321, 100550, 100666, 100720, 100733, 101156,
+          101203, 101555, 101770, 101774, 101807, 101921]
+
+
+@pytest.mark.parametrize("seed", CYCLED)
+def test_random_games_that_ran_to_the_bound_now_end(seed):
+    game = play("flaming-pyramids", ["random", "random"], seed, bound=BOUND)
+    assert game.finished, f"seed {seed}: unfinished after {game.decisions} decisions"
+    # they end soon after the random bots start to tire, far inside the bound
+    assert game.decisions < BOUND // 2, f"seed {seed}: {game.decisions} decisions"
+
+
+def test_the_random_bot_tires_only_in_a_long_game():
+    rules = get_rules("flaming-pyramids")
+    state = rules.new_game(players=2, seed=5)
+    seat = min(rules.to_move(state))
+    view, legal = rules.view(state, seat), rules.legal_moves(state, seat)
+    assert len(legal) > 4
+    fast = bot.choose(view, legal, level="fast", rng=Rng.from_seed(0))
+    # early in a game it is uniformly random: the same draws as a plain random choice
+    for i in range(30):
+        expected = legal[Rng.from_seed(i).randbelow(len(legal))]
+        assert bot.choose(view, legal, level="random", rng=Rng.from_seed(i)) == expected
+    # halfway up the ramp about half its moves are the fast bot's plus random ones
+    half = dict(view, turn=bot.RANDOM_PATIENCE_TURNS + bot.RANDOM_TIRE_RAMP_TURNS // 2)
+    tired = sum(not bot._random_tires(dict(view, turn=bot.RANDOM_PATIENCE_TURNS), Rng.from_seed(i))
+                and bot._random_tires(half, Rng.from_seed(i)) for i in range(400))
+    assert 0.4 * 400 < tired < 0.6 * 400
+    # past the ramp it plays exactly the fast bot's move
+    late = dict(view, turn=bot.RANDOM_PATIENCE_TURNS + bot.RANDOM_TIRE_RAMP_TURNS + 1)
+    moves = {repr(bot.choose(late, legal, level="random", rng=Rng.from_seed(i))) for i in range(20)}
+    assert moves == {repr(fast)}
