@@ -2,7 +2,9 @@
 
 Levels:
 - "random": any legal move (in a very long game it tires into the fast bot's moves,
-            so two random bots still finish: RANDOM_PATIENCE_TURNS).
+            so two random bots still finish: RANDOM_PATIENCE_TURNS). In a very long game
+            every other level sometimes plays a random move, which breaks cycles
+            (RESTLESS_TURNS).
 - "fast":   one ply. Each candidate is run through the real cascade (the rules'
             own `pyramid` functions) with every fall decided by the player who owes
             it; it scores tiles coming back, tiles given away, how hard the shed
@@ -404,6 +406,25 @@ def _random_tires(view, rng):
     return rng.random() < min(1.0, (turns - RANDOM_PATIENCE_TURNS) / RANDOM_TIRE_RAMP_TURNS)
 
 
+# The searching levels are deterministic given the position, and late in a game two of
+# them can repeat one cycle of placements and falls for ever (1 of 100 seeded
+# fast-vs-fast games ran to the bound; the tired random bots above, playing fast's moves,
+# too). So past RESTLESS_TURNS turns every level but random plays a uniformly random
+# legal move with a chance growing to RESTLESS_MAX over RESTLESS_RAMP_TURNS turns, which
+# breaks any cycle; games that end before then are played as they always were.
+RESTLESS_TURNS = 300
+RESTLESS_RAMP_TURNS = 100
+RESTLESS_MAX = 0.1
+
+
+def _restless(view, rng):
+    turns = view["turn"]
+    if turns <= RESTLESS_TURNS:
+        return False
+    chance = RESTLESS_MAX * min(1.0, (turns - RESTLESS_TURNS) / RESTLESS_RAMP_TURNS)
+    return rng.random() < chance
+
+
 def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None, iterations=None):
     """Pick one of `legal` for the seat whose `view` this is."""
     if not legal:
@@ -414,6 +435,8 @@ def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None, it
         return legal[rng.randbelow(len(legal))]
     if len(legal) == 1:
         return legal[0]
+    if _restless(view, rng):
+        return legal[rng.randbelow(len(legal))]
     if level in ("fast", "random"):
         return _choose_fast(view, legal)
     if level == "expert":

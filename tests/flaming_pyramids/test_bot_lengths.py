@@ -1,8 +1,12 @@
-"""No endless Flaming Pyramids games between random bots: the random level tires.
+"""No endless Flaming Pyramids games between bots: the random level tires, the others
+grow restless.
 
-The real figures (2,000 games per pairing) come from bench/bench_bot_lengths.py. The
-seeds below are the 2-player random-vs-random games (of seeds 100,000-101,999) that ran
-to the 1,500-decision bound before the random level tired into the fast bot's moves.
+The real figures (2,000 games per pairing) come from bench/bench_bot_lengths.py. CYCLED
+are the 2-player random-vs-random games (of seeds 100,000-101,999) that ran to the
+1,500-decision bound before the random level tired into the fast bot's moves; 101,629 then
+still did, the two tired bots repeating one cycle of fast moves, and so did fast vs fast
+from seed 100,037, until every level but random played a random move now and then late in
+a game.
 """
 
 from __future__ import annotations
@@ -22,8 +26,15 @@ CYCLED = [100028, 100078, 100113, 100199, 100321, 100550, 100666, 100720, 100733
 def test_random_games_that_ran_to_the_bound_now_end(seed):
     game = play("flaming-pyramids", ["random", "random"], seed, bound=BOUND)
     assert game.finished, f"seed {seed}: unfinished after {game.decisions} decisions"
-    # they end soon after the random bots start to tire, far inside the bound
-    assert game.decisions < BOUND // 2, f"seed {seed}: {game.decisions} decisions"
+    # they end soon after the random bots start to tire, well inside the bound
+    assert game.decisions < BOUND * 2 // 3, f"seed {seed}: {game.decisions} decisions"
+
+
+@pytest.mark.parametrize("seed, levels", [(101_629, ["random", "random"]),
+                                          (100_037, ["fast", "fast"])])
+def test_games_that_cycled_in_fast_moves_now_end(seed, levels):
+    game = play("flaming-pyramids", levels, seed, bound=BOUND)
+    assert game.finished, f"seed {seed} {levels}: unfinished after {game.decisions} decisions"
 
 
 def test_the_random_bot_tires_only_in_a_long_game():
@@ -42,7 +53,24 @@ def test_the_random_bot_tires_only_in_a_long_game():
     tired = sum(not bot._random_tires(dict(view, turn=bot.RANDOM_PATIENCE_TURNS), Rng.from_seed(i))
                 and bot._random_tires(half, Rng.from_seed(i)) for i in range(400))
     assert 0.4 * 400 < tired < 0.6 * 400
-    # past the ramp it plays exactly the fast bot's move
+    # past the ramp it plays the fast bot's move, except when it is restless (below)
     late = dict(view, turn=bot.RANDOM_PATIENCE_TURNS + bot.RANDOM_TIRE_RAMP_TURNS + 1)
-    moves = {repr(bot.choose(late, legal, level="random", rng=Rng.from_seed(i))) for i in range(20)}
-    assert moves == {repr(fast)}
+    moves = [bot.choose(late, legal, level="random", rng=Rng.from_seed(i)) for i in range(300)]
+    share = sum(m == fast for m in moves) / len(moves)
+    assert all(m in legal for m in moves)
+    assert 1 - bot.RESTLESS_MAX - 0.1 < share < 1 - bot.RESTLESS_MAX + 1 / len(legal) + 0.1
+
+
+@pytest.mark.parametrize("level", ["fast", "strong"])
+def test_other_levels_grow_restless_only_in_a_long_game(level):
+    rules = get_rules("flaming-pyramids")
+    state = rules.new_game(players=2, seed=5)
+    seat = min(rules.to_move(state))
+    view, legal = rules.view(state, seat), rules.legal_moves(state, seat)
+    calm = dict(view, turn=bot.RESTLESS_TURNS)
+    usual = bot.choose(calm, legal, level=level, rng=Rng.from_seed(1))
+    assert all(bot.choose(calm, legal, level=level, rng=Rng.from_seed(1)) == usual for _ in range(3))
+    assert not any(bot._restless(calm, Rng.from_seed(i)) for i in range(200))
+    restless = dict(view, turn=bot.RESTLESS_TURNS + bot.RESTLESS_RAMP_TURNS + 1)
+    share = sum(bot._restless(restless, Rng.from_seed(i)) for i in range(400)) / 400
+    assert bot.RESTLESS_MAX - 0.1 < share < bot.RESTLESS_MAX + 0.1
