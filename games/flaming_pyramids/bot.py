@@ -20,6 +20,8 @@ Levels:
 
 from __future__ import annotations
 
+from games.engine.patience import tired
+
 from .rules import HAND_SIZE, TILE_IDS
 from .rules import pyramid as P
 
@@ -399,17 +401,8 @@ RANDOM_PATIENCE_TURNS = 300
 RANDOM_TIRE_RAMP_TURNS = 100
 
 
-def _late(view, rng, after, ramp, top=1.0):
-    """True with a chance rising from 0 after `after` turns to `top` `ramp` turns later;
-    no draw from `rng` before then, so shorter games are played as they always were."""
-    turns = view["turn"]
-    if turns <= after:
-        return False
-    return rng.random() < top * min(1.0, (turns - after) / ramp)
-
-
 def _random_tires(view, rng):
-    return _late(view, rng, RANDOM_PATIENCE_TURNS, RANDOM_TIRE_RAMP_TURNS)
+    return tired(view["turn"], rng, RANDOM_PATIENCE_TURNS, RANDOM_TIRE_RAMP_TURNS)
 
 
 # The searching levels are deterministic given the position, and late in a game two of
@@ -424,7 +417,7 @@ RESTLESS_MAX = 0.1
 
 
 def _restless(view, rng):
-    return _late(view, rng, RESTLESS_TURNS, RESTLESS_RAMP_TURNS, RESTLESS_MAX)
+    return tired(view["turn"], rng, RESTLESS_TURNS, RESTLESS_RAMP_TURNS, RESTLESS_MAX)
 
 
 def choose(view, legal, *, level="fast", rng, samples=None, node_budget=None, iterations=None):

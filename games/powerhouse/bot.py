@@ -28,6 +28,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from games.engine import Rng
+from games.engine.patience import tired
 
 from .rules import game
 from .rules.pieces import (
@@ -102,9 +103,9 @@ def _restless_draw(view: dict, legal: list[dict], rng: Rng) -> dict | None:
     `view` may be a view or a (simulated) state: only the turn, the phase, the active seat
     and the networks' sizes are read."""
     turns = view["turn"]
-    if turns <= PATIENCE_TURNS or view["phase"] != "draw" or len(legal) < 2:
+    if view["phase"] != "draw" or len(legal) < 2:
         return None
-    if rng.random() >= (turns - PATIENCE_TURNS) / RESTLESS_RAMP_TURNS:
+    if not tired(turns, rng, PATIENCE_TURNS, RESTLESS_RAMP_TURNS):
         return None
     seat = view["active"]
     kinds = {m["kind"]: m for m in legal}
@@ -126,10 +127,7 @@ RANDOM_TIRE_RAMP_TURNS = 60
 
 
 def _random_tires(view: dict, rng: Rng) -> bool:
-    turns = view["turn"]
-    if turns <= RANDOM_PATIENCE_TURNS:
-        return False
-    return rng.random() < min(1.0, (turns - RANDOM_PATIENCE_TURNS) / RANDOM_TIRE_RAMP_TURNS)
+    return tired(view["turn"], rng, RANDOM_PATIENCE_TURNS, RANDOM_TIRE_RAMP_TURNS)
 
 
 # -- measuring a network -------------------------------------------------------------------

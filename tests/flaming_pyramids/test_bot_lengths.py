@@ -52,7 +52,8 @@ def test_the_random_bot_tires_only_in_a_long_game():
     moves = [bot.choose(late, legal, level="random", rng=Rng.from_seed(i)) for i in range(300)]
     share = sum(m == fast for m in moves) / len(moves)
     assert all(m in legal for m in moves)
-    assert 1 - bot.RESTLESS_MAX - 0.1 < share < 1 - bot.RESTLESS_MAX + 1 / len(legal) + 0.1
+    expected = 1 - bot.RESTLESS_MAX + bot.RESTLESS_MAX / len(legal)
+    assert expected - 0.06 < share < expected + 0.06
 
 
 @pytest.mark.parametrize("level", ["fast", "strong"])
@@ -67,4 +68,18 @@ def test_other_levels_grow_restless_only_in_a_long_game(level):
     assert not any(bot._restless(calm, Rng.from_seed(i)) for i in range(200))
     restless = dict(view, turn=bot.RESTLESS_TURNS + bot.RESTLESS_RAMP_TURNS + 1)
     share = sum(bot._restless(restless, Rng.from_seed(i)) for i in range(400)) / 400
-    assert bot.RESTLESS_MAX - 0.1 < share < bot.RESTLESS_MAX + 0.1
+    assert bot.RESTLESS_MAX - 0.05 < share < bot.RESTLESS_MAX + 0.05
+
+
+def test_a_restless_fast_bot_now_and_then_plays_another_move():
+    rules = get_rules("flaming-pyramids")
+    state = rules.new_game(players=2, seed=5)
+    seat = min(rules.to_move(state))
+    view, legal = rules.view(state, seat), rules.legal_moves(state, seat)
+    own = bot.choose(view, legal, level="fast", rng=Rng.from_seed(0))  # fast is deterministic
+    restless = dict(view, turn=bot.RESTLESS_TURNS + bot.RESTLESS_RAMP_TURNS + 1)
+    moves = [bot.choose(restless, legal, level="fast", rng=Rng.from_seed(i)) for i in range(400)]
+    others = sum(m != own for m in moves) / len(moves)
+    expected = bot.RESTLESS_MAX * (1 - 1 / len(legal))
+    assert all(m in legal for m in moves)
+    assert expected - 0.05 < others < expected + 0.05
