@@ -14,8 +14,10 @@ Levels:
             dealt part of every draw pile) consistently with the view, lets the
             next player answer with their best sampled move, then scores its own
             best reply with its real hand and sampled draws; averaged over samples.
-- "expert": the strong search with ten times the samples and reply searches
-            (games/flaming_pyramids/expert.py).
+- "expert": at two players, determinized alpha-beta over three placements (its
+            own, the other player's best answer, its own again) on several deals of
+            the unseen tiles; at more players, the strong search with many more
+            samples (games/flaming_pyramids/expert.py).
 """
 
 from __future__ import annotations
@@ -326,8 +328,9 @@ def _best_turn(board, hand, seat, players, opts, memos):
 def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET, deal=None):
     """Search `samples` determinizations, stopping early once `node_budget` reply
     searches were spent: a budget in work, never in seconds, so the same seed gives
-    the same move whatever the machine's load. The expert level is this search with
-    ten times the samples and the budget (expert.py). `deal(view, rng)` makes the
+    the same move whatever the machine's load. At three or more players the expert
+    level is this search at thirty times the samples and budget per expert iteration
+    (expert.py). `deal(view, rng)` makes the
     samples (default `determinize`); only a bench passes another one (the real state,
     to measure what seeing the hidden tiles would be worth)."""
     deal = deal or determinize

@@ -16,11 +16,14 @@ from games.flaming_pyramids.rules import tile_info
 # Straw, wood and stone tiles (feminine nouns in Spanish) and the fire tiles (masculine)
 # take their colour word from different contexts.
 # The new-table form's word on the expert here (games.tables.plugins.LEVEL_DESCRIPTIONS):
-# the strong search with ten times the samples, measured about level with "strong" at two
-# players (docs/games/flaming_pyramids.md).
+# at two players a three-placement alpha-beta search over a few deals, measured against
+# "strong" at two players; at more, the strong search at ten times its samples
+# (docs/games/flaming_pyramids.md).
 LEVEL_DESCRIPTIONS = {
-    "expert": gettext_lazy("Looks ahead like “strong”, over ten times as many guesses of the "
-                           "hidden tiles. Against “strong” it wins about half its games."),
+    "expert": gettext_lazy("At two players it looks three placements ahead (its own, the best "
+                           "answer, its own again) over several guesses of the hidden tiles, "
+                           "and beats “strong” in about three games of four. With more players "
+                           "it looks ahead like “strong”, over ten times as many guesses."),
 }
 
 COLOUR_WORDS = {

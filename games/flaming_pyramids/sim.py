@@ -1,8 +1,7 @@
 """A fast simulation path for searches and benches. Never used by the write path.
 
-No Flaming Pyramids bot plays on it today (the expert is the strong level's lookahead
-at a larger budget, expert.py); the benches measure playouts on it, and a rollout
-search would run on it.
+The expert's two-player alpha-beta search plays on it (expert.py); the benches measure
+playouts on it.
 
 `SIMULATOR` has the interface games.engine.search and the benches call for every game:
 

@@ -21,9 +21,9 @@ def test_the_form_offers_the_expert_level_and_describes_each_level(make_user, ga
         assert f'<option value="{level}">Bot: {level}</option>' in page
     levels = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", page))
     assert list(levels) == ["random", "fast", "strong", "expert"]
-    # Flaming Pyramids' expert is its strong search at ten times the samples (well under a
-    # second): its own description says so (test below).
-    words = "ten times as many guesses" if game == "flaming-pyramids" else "about a second per move"
+    # Flaming Pyramids' expert searches a few deals deeply (well under a second): its own
+    # description says so (test below).
+    words = "three placements ahead" if game == "flaming-pyramids" else "about a second per move"
     assert words in levels["expert"]
     response = client.post("/tables/new/", {"game": game, "players": "2", "seat_1": "expert"})
     assert response.status_code == 302
@@ -41,9 +41,9 @@ def test_the_level_descriptions_are_in_spanish(make_user):
 
 @pytest.mark.django_db
 def test_the_form_says_how_the_flaming_pyramids_expert_compares_with_strong(make_user):
-    """Flaming Pyramids' expert measured about level with its strong level: the form says so."""
-    for language, level, words in (("en", "expert", "wins about half its games"),
-                                   ("es", "experto", "gana más o menos la mitad")):
+    """Flaming Pyramids' expert measured against its strong level: the form says how it fares."""
+    for language, level, words in (("en", "expert", "beats “strong” in about three games of four"),
+                                   ("es", "experto", "gana a «fuerte» unas tres partidas de cada cuatro")):
         page = htmllib.unescape(client_for(make_user(f"u{language}", language=language))
                                 .get("/tables/new/?game=flaming-pyramids").content.decode())
         levels = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", page))
