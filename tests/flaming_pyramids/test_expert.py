@@ -73,16 +73,21 @@ def test_the_last_placement_shortcut_finds_what_the_full_search_finds():
 def test_the_node_budget_stops_sampling_and_counts_work_not_time(monkeypatch):
     """Past its node budget the search takes no further sample: with a budget of one
     node it plays exactly as a one-sample search does."""
-    checked = 0
+    checked = changed = 0
     for state, seat, legal in _positions(2, 77, 4, 60):
         view = RULES.view(state, seat)
         one = expert.choose(view, legal, Rng.from_seed("n"), iterations=1)
+        free = expert.choose(view, legal, Rng.from_seed("n"), iterations=8)
         monkeypatch.setattr(expert, "NODE_BUDGET", 0)
         capped = expert.choose(view, legal, Rng.from_seed("n"), iterations=8)
         monkeypatch.undo()
         assert capped == one
+        changed += free != one
         checked += 1
     assert checked >= 5
+    # ... and the cap is what made the difference: uncapped, 8 samples choose otherwise
+    # at some of these positions (4 of 15 when written)
+    assert changed >= 1
 
 
 def test_three_or_more_players_get_the_strong_search_at_thirty_times_the_samples():
