@@ -10,9 +10,9 @@ halving: in each round every candidate still in is played on the same deals (the
 bag generator and the same rollout generator: common random numbers, so the luck of the
 draw, which dominates this game, cancels out of the comparison), and the better half by
 total result goes on to the next round. A rollout plays the candidate and then the fast
-policy for every seat until the first draw ROLLOUT_TURNS turns later (back at our own
-draw at two players; at most ROLLOUT_LIMIT decisions) and scores it: a win 1, a loss 0,
-unfinished the strong bot's threat-aware score squashed into 0..1. Stopping at a draw
+policy for every seat until the first draw ROLLOUT_TURNS turns later (at two players our
+own second draw from now: two turns each; at most ROLLOUT_LIMIT decisions) and scores it:
+a win 1, a loss 0, unfinished the strong bot's threat-aware score squashed into 0..1. Stopping at a draw
 rather than after a fixed number of decisions scores whole turns, never a reaction half
 done.
 
@@ -39,9 +39,9 @@ from .rules import RULES
 from .rules.view import state_from_view
 from .sim import SIMULATOR
 
-ITERATIONS = 1000       # rollouts per decision at BOT_EXPERT_BUDGET = 1 (see the docstring)
-ROLLOUT_TURNS = 2       # a rollout stops at the first draw this many turns on
-ROLLOUT_LIMIT = 40      # ... or after this many decisions (a long reaction or meltdown)
+ITERATIONS = 500        # rollouts per decision at BOT_EXPERT_BUDGET = 1 (see the docstring)
+ROLLOUT_TURNS = 4       # a rollout stops at the first draw this many turns on
+ROLLOUT_LIMIT = 80      # ... or after this many decisions (a long reaction or meltdown)
 ROLLOUT_DECISIONS = ROLLOUT_LIMIT   # games.engine.search's name for the bound (the adapter)
 CANDIDATES = 10
 Z_SWITCH = 2.0          # how many standard errors another move must beat the strong bot's by
