@@ -12,9 +12,9 @@ draw, which dominates this game, cancels out of the comparison), and the better 
 total result goes on to the next round. A rollout plays the candidate and then the fast
 policy for every seat until the first draw ROLLOUT_TURNS turns later (at two players our
 own second draw from now: two turns each; at most ROLLOUT_LIMIT decisions) and scores it:
-a win 1, a loss 0, unfinished the strong bot's threat-aware score squashed into 0..1. Stopping at a draw
-rather than after a fixed number of decisions scores whole turns, never a reaction half
-done.
+a win 1, a loss 0, unfinished the strong bot's threat-aware score squashed into 0..1.
+Stopping at a draw rather than after a fixed number of decisions scores whole turns, never
+a reaction half done.
 
 The strong bot's move keeps the decision unless the winner beats it on their shared
 deals (at least MIN_SHARED of them) by more than Z_SWITCH standard errors of the paired
