@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_bots.py [--games N] [--decisions N] [--game SLUG] [--players N]
         [--budget ITERATIONS] [--levels a,b] [--pairs a:b,c:d] [--ceiling FACTOR]
-        [--playout N] [--repeat N] [--no-times] [--no-strength] [--progress N] [--first N]
+        [--playout N] [--repeat N] [--no-times] [--times-players N] [--no-strength]
+        [--progress N] [--first N]
     .venv/bin/python bench/bench_bots.py --combine OUTPUT...
 
 For each game it prints
@@ -11,7 +12,8 @@ For each game it prints
   (from_rules once per game, then to_move, legal_moves, play in place, outcome): the best
   of --repeat runs, with the load average, since other work slows every run;
 - for every level, seconds per decision (mean, p99, max) over 2-player games
-  against the fast bot (only decisions with a choice are timed);
+  against the fast bot (only decisions with a choice are timed; --times-players N
+  times it at N seats, the others fast bots);
 - a strength matrix at 2 players: row level's share of wins against column
   level over N seeded games with alternating starts, with a 95 % Wilson
   interval; and, with --players > 2, each level's wins against fast bots only
@@ -140,20 +142,22 @@ def budget_note(game: str, budget: int | None) -> str:
 
 
 def decision_times(game: str, level: str, decisions: int, budget: int | None = None,
-                   timed=None) -> None:
-    """`level`'s seconds per decision against fast bots, 2 players, alternating seats.
+                   timed=None, players: int = 2) -> None:
+    """`level`'s seconds per decision against fast bots, `players` seats (2 by default),
+    its seat rotating.
 
     Only decisions with a choice are timed, and only those `timed(view)` accepts (all
     of them by default; Gizmos' bench times the phases its expert searches)."""
     rules = get_rules(game)
+    players = min(players, rules.max_players)
     choose = chooser(game, budget)
     times: list[float] = []
     cpu: list[float] = []
     g = 0
     while len(times) < decisions:
         seed = 5_000 + g
-        state = rules.new_game(players=2, seed=seed)
-        me = g % 2
+        state = rules.new_game(players=players, seed=seed)
+        me = g % players
         for n in range(DECISION_BOUNDS[game]):
             if rules.outcome(state) is not None or len(times) >= decisions:
                 break
@@ -174,6 +178,8 @@ def decision_times(game: str, level: str, decisions: int, budget: int | None = N
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     cpu99 = cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))]
     note = f"; {budget_note(game, budget)}" if level == "expert" else ""
+    if players != 2:
+        note += f"; {players} players"
     # CPU seconds of this process too: on a loaded machine they stay near the quiet-core time
     print(f"  {level:>6}: {len(times)} decisions, wall mean {statistics.mean(times) * 1000:,.1f} ms, "
           f"p99 {p99 * 1000:,.1f} ms, max {times[-1] * 1000:,.1f} ms; CPU mean "
@@ -332,6 +338,8 @@ if __name__ == "__main__":
     parser.add_argument("--ceiling", type=int, default=0,
                         help="also expert at this many times the budget against expert")
     parser.add_argument("--no-times", action="store_true", help="skip the time per decision")
+    parser.add_argument("--times-players", type=int, default=2,
+                        help="seats of the games the time per decision is taken in (default 2)")
     parser.add_argument("--no-strength", action="store_true", help="skip the 2-player matrix")
     parser.add_argument("--no-playout", action="store_true", help="skip the playout speed")
     parser.add_argument("--progress", type=int, default=0,
@@ -353,7 +361,8 @@ if __name__ == "__main__":
         if not args.no_times:
             timed = args.levels.split(",") if args.levels else bot_module(game).LEVELS
             for level in timed:
-                decision_times(game, level, args.decisions, args.budget)
+                decision_times(game, level, args.decisions, args.budget,
+                               players=args.times_players)
         if not args.no_strength:
             strength(game, args.games, args.budget, _pairs(args.pairs))
         if args.ceiling:

@@ -288,6 +288,19 @@ def _choose_fast(view, legal):
     return best[1]
 
 
+def _fast_ranked(view, legal, ev=None):
+    """(fast score, move, tiles sent per seat, board after) for every legal move, best
+    first (equal scores in the order of `legal`)."""
+    ev = ev or _Eval(view)
+    scored = []
+    memo = {}
+    for move, board, curse_mode, placed in ev.candidates(legal):
+        value, sent, final = resolve(board, ev.ctx, ev.me, ev.fast_term, memo, curse_mode, placed)
+        scored.append((value + _shed_bonus(move), move, sent, final))
+    scored.sort(key=lambda s: -s[0])
+    return scored
+
+
 # -- strong: determinized two-reply lookahead ------------------------------------------
 def _zero(_board):
     return 0.0
@@ -335,15 +348,8 @@ def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET, de
     to measure what seeing the hidden tiles would be worth)."""
     deal = deal or determinize
     ev = _Eval(view)
-    cands = ev.candidates(legal)
     # First score every candidate with the fast evaluation; keep the serious ones.
-    scored = []
-    memo = {}
-    for move, board, curse_mode, placed in cands:
-        value, sent, final = resolve(board, ev.ctx, ev.me, ev.fast_term, memo, curse_mode, placed)
-        scored.append((value + _shed_bonus(move), move, sent, final))
-    scored.sort(key=lambda s: -s[0])
-    top = scored[:STRONG_CANDIDATES]
+    top = _fast_ranked(view, legal, ev)[:STRONG_CANDIDATES]
     if len(top) == 1:
         return top[0][1]
     me, players = ev.me, ev.players

@@ -1,4 +1,5 @@
-"""The "expert" Flaming Pyramids bot: determinized alpha-beta search.
+"""The "expert" Flaming Pyramids bot: determinized alpha-beta search at two players,
+Monte Carlo rollouts over deals at three to six.
 
 Two players (the game's usual table): each of ITERATIONS samples deals the unseen tiles
 (the other hand's secret part, the dealt part of every pile, its own pile's order
@@ -28,12 +29,17 @@ ten times its samples, or even the real hidden tiles, won about half the games a
 the other player's best answer to each of our next placements searched, the plans that
 leave them only unsound spots are found. This search beat strong in 313 of 400 bench games.
 
-Three to six players: minimax does not fit, so the expert stays the strong level's search
-with MULTI_SAMPLES_PER_ITERATION times ITERATIONS samples (240 at the default budget).
+Three to six players: minimax does not fit (every other player moves before our next
+turn), so the expert judges the fast level's best moves by whole-game rollouts on many
+deals of the unseen tiles, sequential halving sharing out a budget of rollout decisions
+(`_choose_many`): the strong level's one-reply search, even at thirty times its samples,
+won no more than the fast level at six players, where a whole round of other players
+stands between a move and its consequences for us.
 
-Deterministic: the budget is a number of samples and of search nodes (NODE_BUDGET per
-sample; the search stops sampling once the total is spent, never mid-sample), scaled by
-BOT_EXPERT_BUDGET through the `iterations` argument, never a clock; all randomness comes
+Deterministic: the budget is counted work, never a clock, scaled by BOT_EXPERT_BUDGET
+through the `iterations` argument: at two players samples and search nodes (NODE_BUDGET
+per sample; the search stops sampling once the total is spent, never mid-sample), at more
+players decisions played in rollouts (MULTI_WORK per iteration); all randomness comes
 from the given Rng (seeded from the table, the decision's seq and the seat), so a replayed
 turn chooses the same move on any machine and any load. It reads the view only.
 """
@@ -44,6 +50,8 @@ from games.engine import Rng
 
 from . import bot, sim
 from .bot import DIFFICULTY
+from .rules import HAND_SIZE, TILE_IDS
+from .rules import pyramid as P
 
 ITERATIONS = 8        # determinizations per decision at BOT_EXPERT_BUDGET = 1
 DEPTH = 3             # placements searched: ours, the other player's, ours again
@@ -51,7 +59,10 @@ NODE_BUDGET = 6_000   # search nodes per sample on average: sampling stops past 
 FALL_BRANCH = 1       # falls per turn searched both ways; later ones go greedy
 HAND_WEIGHT = 0.3     # value of a hard tile out of the hand (difficulty 0..1)
 WIN = 1000.0
-MULTI_SAMPLES_PER_ITERATION = 30   # 3+ players: strong's search at 30 × ITERATIONS samples
+# Three to six players: Monte Carlo over deals with whole-game rollouts (`_choose_many`)
+MULTI_WORK = 1_000        # rollout decisions per iteration: 8,000 at the default budget
+MULTI_CANDIDATES = 6      # the fast level's best moves, in its order
+ROLLOUT_CAP = 300         # decisions a rollout may take before it is scored unfinished
 
 _S = sim.SIMULATOR
 _clone, _play, _legal = _S.clone, _S.play, _S.legal_moves
@@ -65,9 +76,7 @@ def choose(view: dict, legal: list[dict], rng: Rng, iterations: int | None = Non
     if len(legal) == 1:
         return legal[0]
     if view["players"] != 2 or view.get("gone"):
-        many = samples * MULTI_SAMPLES_PER_ITERATION
-        return bot._choose_strong(view, legal, rng, many,
-                                  many * bot.STRONG_NODE_BUDGET // bot.STRONG_SAMPLES)
+        return _choose_many(view, legal, rng, samples * MULTI_WORK)
     return _search(view, legal, rng, samples)
 
 
@@ -174,3 +183,172 @@ def _value(s, depth, alpha, beta, me, falls, count):
         if alpha >= beta:
             break
     return best
+
+
+# -- three to six players: flat Monte Carlo with whole-game rollouts -------------------
+def _choose_many(view, legal, rng, work):
+    """The candidate that wins most rollouts on deals of the unseen tiles.
+
+    The candidates are the fast level's MULTI_CANDIDATES best moves, only the quiet
+    placements among them where there are any (`_many_candidates`). A deal
+    (`sim.determinize`, from the view) is played once per candidate still in: the
+    candidate, then the game rolled out to its end with `_rollout_move` for every seat. A
+    win counts 1; anything else loses a hundredth of a point per tile we still hold (so
+    among losing moves the one that keeps us nearer the end is preferred).
+
+    The budget is `work` decisions played in rollouts (counted, never a clock). The first
+    deal tells how long a rollout is here, so how many rollouts the budget buys; those are
+    spent by sequential halving: in each of ceil(log2(candidates)) rounds an equal share
+    goes to the candidates still in, on the same deals, and the better half goes on, so
+    the last two are compared on more deals than a flat search could give them. No deal
+    is started once the work is spent. Ties go to the fast level's order.
+    """
+    me = view["seat"]
+    cands = _many_candidates(view, legal)
+    if len(cands) == 1:
+        return cands[0]
+    totals = [0.0] * len(cands)
+    alive = list(range(len(cands)))
+    rounds = (len(cands) - 1).bit_length()
+    rollouts = None
+    spent = 0
+    for rnd in range(rounds):
+        share = 1 if rollouts is None else max(1, rollouts // (rounds * len(alive)))
+        done = 0
+        while done < share or rollouts is None:
+            if spent and spent >= work:
+                break
+            deal = sim.determinize(view, rng)   # every candidate still in plays this deal
+            for i in alive:
+                s = _clone(deal)
+                _play(s, me, cands[i])
+                spent += _rollout(s, ROLLOUT_CAP)
+                if s.winner == me:
+                    totals[i] += 1.0
+                else:
+                    totals[i] -= 0.01 * (len(s.hands[me]) + len(s.piles[me]))
+            done += 1
+            if rollouts is None:   # what the budget buys at this deal's rollout length
+                rollouts = work * len(cands) // max(1, spent)
+                share = max(1, rollouts // (rounds * len(alive)))
+        alive.sort(key=lambda i: (-totals[i], i))
+        if rnd < rounds - 1:
+            alive = sorted(alive[:(len(alive) + 1) // 2])
+    return cands[alive[0]]
+
+
+def _many_candidates(view, legal):
+    """The fast level's MULTI_CANDIDATES best moves, best first; where some of them are
+    quiet placements (sound, setting nothing off), only those."""
+    cands = [move for _v, move, _s, _f in bot._fast_ranked(view, legal)[:MULTI_CANDIDATES]]
+    if cands[0]["type"] != "place":
+        return cands
+    board = {(t["r"], t["x"]): t["id"] for t in view["pyramid"]}
+    curse, die = bool(view["options"]["curse"]), bool(view["options"]["fire_die"])
+    quiet = []
+    for move in cands:
+        cell = (move["r"], move["x"])
+        board[cell] = move["tile"]
+        if _quiet(board, cell, move["tile"], curse, die):
+            quiet.append(move)
+        del board[cell]
+    return quiet or cands
+
+
+def _rollout(s, cap):
+    """Play `_rollout_move` for every seat, in place, until somebody wins or `cap`
+    decisions; the number of decisions played."""
+    n = 0
+    while s.winner is None and n < cap:
+        seat = s.pending[2] if s.pending is not None else s.active
+        _play(s, seat, _rollout_move(s, seat))
+        n += 1
+    return n
+
+
+# The rollouts' policy: the fast level's choice where a quiet placement exists (its
+# score, computed on bit masks of tiles), the fast level's cascade search with every
+# fall decided greedily where none does, greedy falls. About fifteen times cheaper than
+# the fast level; it reads the sampled state as the seat would see it (its own hand, the
+# tiles it cannot locate) and never another hand.
+_BIT = {t: 1 << i for i, t in enumerate(TILE_IDS)}
+_ALL = (1 << len(TILE_IDS)) - 1
+_SOUND_ON = {(a, b): sum(_BIT[t] for t in TILE_IDS if t not in (a, b) and P._sound(t, a, b))
+             for a in TILE_IDS for b in TILE_IDS}
+_SHED = {t: bot.SHED_WEIGHT * DIFFICULTY[t] for t in TILE_IDS}
+_DANGER2 = bot.DANGER_WEIGHT * 2.0
+_spots = sim.spots
+_PLACE = sim._PLACE
+_FALL = {P.LEFT: sim._FALLS[0], P.RIGHT: sim._FALLS[1]}
+
+
+def _danger(board, pool, size, hand_size):
+    """`bot._danger` with the pool as a bit mask of `size` tiles."""
+    if not size or not board:
+        return 0.0
+    best = 0
+    for r, x in _spots(board):
+        if not r:
+            return 0.0
+        ok = (_SOUND_ON[(board[(r - 1, x - 1)], board[(r - 1, x + 1)])] & pool).bit_count()
+        if ok > best:
+            best = ok
+    return (1.0 - best / size) ** max(1, hand_size)
+
+
+def _rollout_move(s, seat):
+    if s.pending is not None:
+        return _FALL[bot._greedy_direction(s.board, (s.pending[0], s.pending[1]))]
+    rows = [_PLACE[cell] for cell in _spots(s.board)]
+    hand = s.hands[seat]
+    moves = [row[t] for t in hand for row in rows]
+    if len(moves) == 1:
+        return moves[0]
+    board = s.board
+    seen = 0
+    for t in board.values():
+        seen |= _BIT[t]
+    for t in s.out:
+        seen |= _BIT[t]
+    for t in hand:
+        seen |= _BIT[t]
+    for i in range(s.players):
+        for t in s.hand_known[i]:
+            seen |= _BIT[t]
+        k = s.pile_known[i]
+        if k:
+            for t in s.piles[i][-k:]:
+                seen |= _BIT[t]
+    nxt = sim._next(s, seat)
+    pool = _ALL & ~seen
+    for t in s.hand_known[nxt]:
+        pool |= _BIT[t]
+    size = pool.bit_count()
+    hand_size = min(HAND_SIZE, len(s.hands[nxt]))
+    best = None
+    curse, die = s.curse, s.die
+    for move in moves:   # the board is changed and put back: no copies
+        tile, cell = move["tile"], (move["r"], move["x"])
+        board[cell] = tile
+        if _quiet(board, cell, tile, curse, die):
+            value = _DANGER2 * _danger(board, pool, size, hand_size) + _SHED[tile]
+            if best is None or value > best[0] + 1e-9:
+                best = (value, move)
+        del board[cell]
+    if best is not None:
+        return best[1]
+    ctx = bot._Ctx(s.active, s.players, curse, die)
+
+    def term(b):
+        return _DANGER2 * _danger(b, pool, size, hand_size)
+
+    memo = {}
+    for move in moves:   # none is quiet: every cascade, its falls greedy (`resolve` copies)
+        tile, cell = move["tile"], (move["r"], move["x"])
+        board[cell] = tile
+        placed = [cell[0], cell[1], tile] if die else None
+        value = bot.resolve(board, ctx, seat, term, memo, False, placed, [0])[0] + _SHED[tile]
+        del board[cell]
+        if best is None or value > best[0] + 1e-9:
+            best = (value, move)
+    return best[1]
