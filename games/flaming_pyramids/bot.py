@@ -16,8 +16,9 @@ Levels:
             best reply with its real hand and sampled draws; averaged over samples.
 - "expert": at two players, determinized alpha-beta over three placements (its
             own, the other player's best answer, its own again) on several deals of
-            the unseen tiles; at more players, the strong search with many more
-            samples (games/flaming_pyramids/expert.py).
+            the unseen tiles; at more players, the fast level's best moves played
+            out to the end of the game on many such deals, the move that wins most
+            rollouts chosen (games/flaming_pyramids/expert.py).
 """
 
 from __future__ import annotations
@@ -341,9 +342,7 @@ def _best_turn(board, hand, seat, players, opts, memos):
 def _choose_strong(view, legal, rng, samples, node_budget=STRONG_NODE_BUDGET, deal=None):
     """Search `samples` determinizations, stopping early once `node_budget` reply
     searches were spent: a budget in work, never in seconds, so the same seed gives
-    the same move whatever the machine's load. At three or more players the expert
-    level is this search at thirty times the samples and budget per expert iteration
-    (expert.py). `deal(view, rng)` makes the
+    the same move whatever the machine's load. `deal(view, rng)` makes the
     samples (default `determinize`); only a bench passes another one (the real state,
     to measure what seeing the hidden tiles would be worth)."""
     deal = deal or determinize
