@@ -39,7 +39,8 @@ stands between a move and its consequences for us.
 Deterministic: the budget is counted work, never a clock, scaled by BOT_EXPERT_BUDGET
 through the `iterations` argument: at two players samples and search nodes (NODE_BUDGET
 per sample; the search stops sampling once the total is spent, never mid-sample), at more
-players decisions played in rollouts (MULTI_WORK per iteration); all randomness comes
+players tiles on the pyramid summed over the decisions played in rollouts (MULTI_WORK per
+iteration); all randomness comes
 from the given Rng (seeded from the table, the decision's seq and the seat), so a replayed
 turn chooses the same move on any machine and any load. It reads the view only.
 """
@@ -60,7 +61,8 @@ FALL_BRANCH = 1       # falls per turn searched both ways; later ones go greedy
 HAND_WEIGHT = 0.3     # value of a hard tile out of the hand (difficulty 0..1)
 WIN = 1000.0
 # Three to six players: Monte Carlo over deals with whole-game rollouts (`_choose_many`)
-MULTI_WORK = 1_000        # rollout decisions per iteration: 8,000 at the default budget
+MULTI_WORK = 25_000       # rollout work per iteration (`_rollout`): 200,000 at the default
+                          # budget, about 12,000 decisions at six players, 9,000 at three
 MULTI_CANDIDATES = 6      # the fast level's best moves, in its order
 ROLLOUT_CAP = 300         # decisions a rollout may take before it is scored unfinished
 
@@ -185,7 +187,7 @@ def _value(s, depth, alpha, beta, me, falls, count):
     return best
 
 
-# -- three to six players: flat Monte Carlo with whole-game rollouts -------------------
+# -- three to six players: Monte Carlo over deals with whole-game rollouts ---------------
 def _choose_many(view, legal, rng, work):
     """The candidate that wins most rollouts on deals of the unseen tiles.
 
@@ -196,8 +198,8 @@ def _choose_many(view, legal, rng, work):
     win counts 1; anything else loses a hundredth of a point per tile we still hold (so
     among losing moves the one that keeps us nearer the end is preferred).
 
-    The budget is `work` decisions played in rollouts (counted, never a clock). The first
-    deal tells how long a rollout is here, so how many rollouts the budget buys; those are
+    The budget is `work` units of rollout work (`_rollout`: counted, never a clock). The
+    first deal tells how dear a rollout is here, so how many rollouts the budget buys; those are
     spent by sequential halving: in each of ceil(log2(candidates)) rounds an equal share
     goes to the candidates still in, on the same deals, and the better half goes on, so
     the last two are compared on more deals than a flat search could give them. No deal
@@ -257,13 +259,17 @@ def _many_candidates(view, legal):
 
 def _rollout(s, cap):
     """Play `_rollout_move` for every seat, in place, until somebody wins or `cap`
-    decisions; the number of decisions played."""
-    n = 0
+    decisions; the work done: the tiles on the pyramid summed over the decisions (plus
+    one each). A decision's cost grows with the pyramid (its scans and cascades), so this
+    follows the time a rollout takes at every player count, where a count of decisions
+    does not: with fewer players the pyramid grows larger and each decision costs more."""
+    n = work = 0
     while s.winner is None and n < cap:
         seat = s.pending[2] if s.pending is not None else s.active
+        work += len(s.board) + 1
         _play(s, seat, _rollout_move(s, seat))
         n += 1
-    return n
+    return work
 
 
 # The rollouts' policy: the fast level's choice where a quiet placement exists (its

@@ -16,7 +16,7 @@ from games.engine.botplay import bot_module, play
 
 GAMES = ("powerhouse", "gizmos", "flaming-pyramids")
 SMALL = 16   # iterations per decision in these tests (the real budget is in <game>/expert.py)
-# ... but Flaming Pyramids' expert at three players spends 1,000 rollout decisions an
+# ... but Flaming Pyramids' expert at three players plays some 1,000 rollout decisions an
 # iteration (tests/flaming_pyramids/test_expert.py tests that search at 3 and 6 players)
 VIEW_ITERATIONS = {"flaming-pyramids": 2}
 
