@@ -17,13 +17,14 @@ from games.flaming_pyramids.rules import tile_info
 # take their colour word from different contexts.
 # The new-table form's word on the expert here (games.tables.plugins.LEVEL_DESCRIPTIONS):
 # at two players a three-placement alpha-beta search over a few deals, measured against
-# "strong" at two players; at more, the strong search at ten times its samples
-# (docs/games/flaming_pyramids.md).
+# "strong" at two players; at more, its best moves played out to the end of the game on
+# many deals (docs/games/flaming_pyramids.md).
 LEVEL_DESCRIPTIONS = {
     "expert": gettext_lazy("At two players it looks three placements ahead (its own, the best "
                            "answer, its own again) over several guesses of the hidden tiles, "
                            "and beats “strong” in about three games of four. With more players "
-                           "it looks ahead like “strong”, over ten times as many guesses."),
+                           "it plays its best moves out to the end of the game over many "
+                           "guesses and picks the one that wins most often."),
 }
 
 COLOUR_WORDS = {
