@@ -27,7 +27,7 @@ test: test-venv
 	bash scripts/test.sh
 
 messages: venv
-	$(BIN)/python manage.py makemessages -l es --ignore=.venv --ignore=tests/browser
+	$(BIN)/python manage.py makemessages -l es --ignore=.venv --ignore=tests/browser --ignore=games/tables/game_template
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 # bench_bots: per game playout speed, every level's time per decision, the strength matrix at
