@@ -260,8 +260,8 @@ def multi(game: str, players: int, games: int, budget: int | None = None, levels
     choose = chooser(game, budget)
     print(f"  at {players} players against fast bots only, {games} games, the level's seat rotating"
           f" ({budget_note(game, budget)}):")
-    for level in bot.LEVELS:
-        if level == "fast" or (levels is not None and level not in levels):
+    for level in bot.LEVELS:   # fast only when named: five fast bots and one more
+        if (level == "fast" and levels is None) or (levels is not None and level not in levels):
             continue
         wins = 0.0
         t0 = time.perf_counter()

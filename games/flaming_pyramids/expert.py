@@ -203,10 +203,11 @@ def _choose_many(view, legal, rng, work):
     spent by sequential halving: in each of ceil(log2(candidates)) rounds an equal share
     goes to the candidates still in, on the same deals, and the better half goes on, so
     the last two are compared on more deals than a flat search could give them. No deal
-    is started once the work is spent. Ties go to the fast level's order.
+    is started once the work is spent. Ties go to the fast level's order. A quiet
+    placement that ends the game with our win is played at once.
     """
     me = view["seat"]
-    cands = _many_candidates(view, legal)
+    cands, quiet = _many_candidates(view, legal)
     if len(cands) == 1:
         return cands[0]
     totals = [0.0] * len(cands)
@@ -224,7 +225,10 @@ def _choose_many(view, legal, rng, work):
             for i in alive:
                 s = _clone(deal)
                 _play(s, me, cands[i])
-                spent += _rollout(s, ROLLOUT_CAP)
+                if s.winner == me and rollouts is None and quiet:
+                    return cands[i]   # a quiet placement that wins now wins on every deal
+                # a rollout costs at least the candidate's own play, if the game ended there
+                spent += _rollout(s, ROLLOUT_CAP) or len(s.board) + 1
                 if s.winner == me:
                     totals[i] += 1.0
                 else:
@@ -240,11 +244,11 @@ def _choose_many(view, legal, rng, work):
 
 
 def _many_candidates(view, legal):
-    """The fast level's MULTI_CANDIDATES best moves, best first; where some of them are
-    quiet placements (sound, setting nothing off), only those."""
+    """The fast level's MULTI_CANDIDATES best moves, best first, and whether they are
+    quiet placements (sound, setting nothing off): where some of them are, only those."""
     cands = [move for _v, move, _s, _f in bot._fast_ranked(view, legal)[:MULTI_CANDIDATES]]
     if cands[0]["type"] != "place":
-        return cands
+        return cands, False
     board = {(t["r"], t["x"]): t["id"] for t in view["pyramid"]}
     curse, die = bool(view["options"]["curse"]), bool(view["options"]["fire_die"])
     quiet = []
@@ -254,7 +258,7 @@ def _many_candidates(view, legal):
         if _quiet(board, cell, move["tile"], curse, die):
             quiet.append(move)
         del board[cell]
-    return quiet or cands
+    return (quiet, True) if quiet else (cands, False)
 
 
 def _rollout(s, cap):

@@ -177,3 +177,28 @@ def test_at_six_players_the_expert_wins_its_share_against_fast_bots():
         assert result.finished
         wins += me in result.winners
     assert wins >= 2, f"the expert won {wins} of 12 at six players"
+
+
+def test_many_players_a_quiet_winning_placement_is_played_at_once(monkeypatch):
+    """Holding only its last tile, with several quiet spots for it, the search plays the
+    first of them without a rollout (every one ends the game with our win; such rollouts
+    take no decisions, and before this they cost no work, so the search dealt for ever)."""
+    rollouts = []
+    monkeypatch.setattr(expert, "_rollout", lambda s, cap: rollouts.append(1) or 0)
+    checked = 0
+    for seed in range(60):
+        for state, seat, legal in _positions(6 - seed % 4, 900 + seed, 1, 400):
+            if len(state["hands"][seat]) != 1 or state["piles"][seat] or state["pending"]:
+                continue
+            view = RULES.view(state, seat)
+            cands, quiet = expert._many_candidates(view, legal)
+            if not quiet or len(cands) < 2:
+                continue
+            move = expert.choose(view, legal, Rng.from_seed("q"))
+            assert move == cands[0]
+            assert RULES.outcome(RULES.apply(state, seat, move))["winners"] == [seat]
+            checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3
+    assert not rollouts
