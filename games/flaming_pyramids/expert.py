@@ -278,9 +278,10 @@ def _rollout(s, cap):
 
 # The rollouts' policy: the fast level's choice where a quiet placement exists (its
 # score, computed on bit masks of tiles), the fast level's cascade search with every
-# fall decided greedily where none does, greedy falls. About fifteen times cheaper than
-# the fast level; it reads the sampled state as the seat would see it (its own hand, the
-# tiles it cannot locate) and never another hand.
+# fall decided greedily where none does, greedy falls: the fast level searches every
+# move's falls both ways and copies the board per move, which costs most of its time. It
+# reads the sampled state as the seat would see it (its own hand, the tiles it cannot
+# locate) and never another hand.
 _BIT = {t: 1 << i for i, t in enumerate(TILE_IDS)}
 _ALL = (1 << len(TILE_IDS)) - 1
 _SOUND_ON = {(a, b): sum(_BIT[t] for t in TILE_IDS if t not in (a, b) and P._sound(t, a, b))
