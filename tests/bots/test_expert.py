@@ -76,10 +76,10 @@ def test_expert_plays_legal_moves_from_the_view_only(game):
 
 
 # Flaming Pyramids' expert searches a few deals deeply rather than many shallowly, so its
-# smoke match is at 2 samples a decision (12/12 against fast when written); the bench
-# measures the real rates, against strong too.
+# smoke match is at 2 samples a decision (12/12 against fast when written; 8 games since
+# 2026-12-06, for the suite's time); the bench measures the real rates, against strong too.
 SMOKE = {"powerhouse": ("fast", 8, 4, SMALL), "gizmos": ("fast", 8, 4, SMALL),
-         "flaming-pyramids": ("fast", 12, 8, 2)}
+         "flaming-pyramids": ("fast", 8, 6, 2)}
 
 
 @pytest.mark.slow
