@@ -1,5 +1,7 @@
 """The "expert" Gizmos bot: determinized Monte Carlo search (games.engine.search) on the
-fast simulator (games.gizmos.sim).
+fast simulator (games.gizmos.sim; its rollouts' variant, `ROLLOUT_SIMULATOR`, whose build
+moves pay with as few spheres as possible without the rules' search for the cheapest
+payment, which late in a game cost seconds a decision).
 
 Each iteration deals what the seat cannot see afresh, consistently with its view
 (`bot.determinize`: the decks' order, the removed Level III cards, another seat's
@@ -20,7 +22,7 @@ from games.engine import search
 
 from . import bot
 from .rules import CARDS
-from .sim import SIMULATOR
+from .sim import ROLLOUT_SIMULATOR as SIMULATOR
 
 # Meant to take about 1 s of one core's CPU per searched decision: set from a reading of about
 # 4 ms of CPU per iteration (24-decision rollouts, warm memo caches) on a heavily loaded machine;

@@ -114,18 +114,35 @@ def _build_table(energy: tuple, triples: tuple) -> tuple:
     return {}, {}
 
 
+@lru_cache(maxsize=8_192)
+def _quick_build_table(energy: tuple, triples: tuple) -> tuple:
+    """`_build_table` for the rollouts' simulator (`ROLLOUT_SIMULATOR`), kept apart: its
+    payments are `payment.quick_spend`'s, which the rules' legal moves never list."""
+    return {}, {}
+
+
+def _quick_spend_of(color: str, need: int, energy: tuple, triples: tuple) -> tuple | None:
+    """`payment.quick_spend` as `payment._spend_of` answers: (colour, count) pairs or None."""
+    spend = payment.quick_spend(color, need, energy, triples)
+    if spend is None:
+        return None
+    return tuple((c, n) for c, n in zip(COLORS, spend) if n)
+
+
 _UNKNOWN = object()
 
 
-def _card_builds(cid: str, need: int, energy: tuple, triples: tuple, spends: dict) -> tuple:
+def _card_builds(cid: str, need: int, energy: tuple, triples: tuple, spends: dict,
+                 spend_of=payment._spend_of) -> tuple:
     """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them); `spends`:
-    the `_build_table` memo of payments for this storage and these slots."""
+    the `_build_table` memo of payments for this storage and these slots; `spend_of`: how a
+    payment's spheres are found (the rules' cheapest payment unless the rollouts' simulator)."""
     if need <= 0:
         return _PLAIN_BUILDS[cid]
     color = _COLOR[cid]
     spend = spends.get((color, need), _UNKNOWN)
     if spend is _UNKNOWN:
-        spend = spends[(color, need)] = payment._spend_of(color, need, energy, triples)
+        spend = spends[(color, need)] = spend_of(color, need, energy, triples)
     if spend is None:  # it cannot be paid (`payment.can_pay`)
         return ()
     return _paid_builds(cid, spend)
@@ -170,6 +187,9 @@ _RESEARCH_MOVES = {lvl: {"type": "research", "level": lvl} for lvl in (1, 2, 3)}
 
 class _SimRules(GizmosRules):
     """The rules with memoised move generation (the same moves, the same effects)."""
+
+    _build_table = staticmethod(_build_table)
+    _spend_of = staticmethod(payment._spend_of)
 
     def _facts(self, s, seat):
         return _seat_facts(tuple(s["seats"][seat]["gizmos"]))
@@ -220,7 +240,7 @@ class _SimRules(GizmosRules):
         e = s["seats"][seat]["energy"]
         energy = (e["red"], e["yellow"], e["blue"], e["black"])
         triples = self._triples(s, seat, facts)
-        table, spends = _build_table(energy, triples)
+        table, spends = self._build_table(energy, triples)
         moves = []
         for cid in cards:
             cost, level = _COST_LEVEL[cid]
@@ -230,7 +250,7 @@ class _SimRules(GizmosRules):
             key = (cid, need)
             found = table.get(key)
             if found is None:
-                found = table[key] = _card_builds(cid, need, energy, triples, spends)
+                found = table[key] = _card_builds(cid, need, energy, triples, spends, self._spend_of)
             moves += found
         return moves
 
@@ -353,6 +373,8 @@ class Simulator:
     """Fast, unchecked Gizmos rules on (log-less) state dicts."""
 
     rules = _RULES
+    _legal = _LEGAL
+    _move = _MOVE
 
     def from_rules(self, state: dict) -> dict:
         """A simulator state equal to the rules' `state` (which stays untouched), log aside."""
@@ -391,14 +413,14 @@ class Simulator:
     def legal_moves(self, s: dict, seat: int) -> list[dict]:
         if s["over"] or seat != s["current"]:
             return []
-        return _LEGAL[s["phase"]](s, seat)
+        return self._legal[s["phase"]](s, seat)
 
     def play(self, s: dict, seat: int, move: dict) -> dict:
         """Apply a move taken from `legal_moves` to `s` in place (and return `s`)."""
         if s["log"] is not _SINK:
             s["log"] = _SINK
         rng = Rng(s["rng"])
-        _MOVE[s["phase"]](s, seat, move, rng)
+        self._move[s["phase"]](s, seat, move, rng)
         s["rng"] = rng.state
         return s
 
@@ -407,3 +429,55 @@ class Simulator:
 
 
 SIMULATOR = Simulator()
+
+
+class _RolloutRules(_SimRules):
+    """The simulator's rules with a build's payment found by `payment.quick_spend` (as few
+    spheres as any payment, by the order-free search) instead of the rules' cheapest one,
+    whose search grows steeply with a player's converters (late in a game it cost the expert
+    seconds a decision). The same cards are buildable (`quick_spend` is None exactly where
+    the cheapest payment is), and every payment it lists is one `play` carries out; only
+    which spheres pay may differ. For the expert's rollouts only: never the legal moves a
+    player is offered or a move is checked against."""
+
+    _build_table = staticmethod(_quick_build_table)
+    _spend_of = staticmethod(_quick_spend_of)
+
+    def _move_pay(self, s, seat, move, rng):
+        """A whole payment from scratch takes its converter slots from the order-free search
+        (`payment.quick_slots`), not from the cheapest payment's steps."""
+        pend = s["pending"]
+        if move["type"] != "pay" or pend["pool"] or pend["slots_used"]:
+            return super()._move_pay(s, seat, move, rng)
+        spend = tuple(move["spend"].get(c, 0) for c in COLORS)
+        free = self.free_slots(s, seat)
+        path = payment.quick_slots(pend["target"], pend["need"], spend, payment._triples(free))
+        if path is None:  # not from this simulator's listing: the rules' own way
+            return super()._move_pay(s, seat, move, rng)
+        converters = []
+        unused = list(free)
+        for effect in path:    # a card already used in this payment first, as `witness` does
+            pick = next((f for f in unused if f[2] == effect and f[0] in converters), None) or next(
+                f for f in unused if f[2] == effect)
+            unused.remove(pick)
+            if pick[0] not in converters:
+                converters.append(pick[0])
+        spent = pend["spent"]
+        for c, n in zip(COLORS, spend):
+            spent[c] += n
+        s["pending"] = None
+        self._finish_build(s, seat, pend["card"], pend["source"], spent, converters, rng)
+
+
+_ROLLOUT_RULES = _RolloutRules(slug="gizmos", name="Gizmos", min_players=2, max_players=4)
+
+
+class RolloutSimulator(Simulator):
+    """`Simulator` on `_RolloutRules`: the expert bot's rollouts (games.gizmos.expert)."""
+
+    rules = _ROLLOUT_RULES
+    _legal = {phase: getattr(_ROLLOUT_RULES, "_legal_" + phase) for phase in _PHASES}
+    _move = {phase: getattr(_ROLLOUT_RULES, "_move_" + phase) for phase in _PHASES if phase != "over"}
+
+
+ROLLOUT_SIMULATOR = RolloutSimulator()

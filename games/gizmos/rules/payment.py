@@ -193,13 +193,21 @@ def _reach_canon(target: str, need: int, counts: tuple, slots: tuple) -> tuple:
     return tuple((n if n < need else need) if ok else 0 for n, ok in zip(counts, paying))
 
 
-@lru_cache(maxsize=20_000)
 def _reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
+    return _reach_path(target, need, counts, slots) is not None
+
+
+@lru_cache(maxsize=20_000)
+def _reach_path(target: str, need: int, counts: tuple, slots: tuple) -> tuple | None:
+    """The converter slots (effects, in order) of a way `_reach` finds, or None if none.
+
+    Order-free: which units each slot takes is not kept, only that the slots so used make
+    `need` target units of `counts` (in `_reach_canon` form)."""
     have = sum(counts) if target == "any" else counts[COLORS.index(target)]
     if have >= need:
-        return True
+        return ()
     if not slots or _bound(target, 0, (), counts, slots) < need:
-        return False
+        return None
     seen = set()
     for si, slot in enumerate(slots):
         if slot in seen:
@@ -216,9 +224,10 @@ def _reach(target: str, need: int, counts: tuple, slots: tuple) -> bool:
                 else:
                     new[xi] -= 1
                     new[COLORS.index(to)] += 1
-                if _reach(target, need, _reach_canon(target, need, new, rest), rest):
-                    return True
-    return False
+                path = _reach_path(target, need, _reach_canon(target, need, new, rest), rest)
+                if path is not None:
+                    return (slot,) + path
+    return None
 
 
 @lru_cache(maxsize=20_000)
@@ -538,3 +547,55 @@ def plans(*, target: str, need: int, pool: list, storage: dict, slots: list) -> 
     `witness` (its fewest converter steps)."""
     return [witness(target=target, need=need, pool=pool, storage=storage, slots=slots, only=spend)
             for spend in spend_options(target=target, need=need, pool=pool, storage=storage, slots=slots)]
+
+
+# -- a quicker answer for the expert's rollouts -------------------------------------------------
+
+def _bundles(order: tuple, counts: tuple, size: int):
+    """Every storage of `size` spheres within `counts` (COLORS order), the colours in `order`
+    taken as many as possible first (so the target colour's spheres come first)."""
+    if not order:
+        if size == 0:
+            yield (0,) * len(COLORS)
+        return
+    i, rest = order[0], order[1:]
+    room = sum(counts[j] for j in rest)
+    for k in range(min(counts[i], size), max(0, size - room) - 1, -1):
+        for tail in _bundles(rest, counts, size - k):
+            yield tail[:i] + (k,) + tail[i + 1:]
+
+
+@lru_cache(maxsize=10_000)
+def quick_spend(target: str, need: int, counts: tuple, triples: tuple) -> tuple | None:
+    """Spheres (COLORS-order counts) of a payment from scratch that spends as few spheres as
+    any can, or None if the cost cannot be paid, found with the order-free `reach` alone.
+
+    Not always `cheapest_spend`'s answer (that one also spends the fewest converter steps and
+    breaks ties its own way, at a search that grows steeply with the converters a player has):
+    for the expert bot's rollouts only, never for the rules' legal moves. Every sphere of the
+    answer is needed (a smaller storage within it cannot pay), so `witness(..., only=answer)`
+    finds a payment that spends exactly them."""
+    counts = _payable(target, need, counts, triples)
+    if need <= 0:
+        return (0,) * len(COLORS)
+    if not reach(target, need, counts, triples):
+        return None
+    first = COLORS.index(target) if target != "any" else None
+    order = ((first,) if first is not None else ()) + tuple(
+        i for i in range(len(COLORS)) if i != first and counts[i])
+    doublers = _slot_facts(target, triples)[1]
+    # Each sphere pays at most one unit, and each doubler adds at most one.
+    for size in range(max(1, need - doublers), need + 1):
+        for spend in _bundles(order, counts, size):
+            if reach(target, need, spend, triples):
+                return spend
+    return None  # not reached: `counts` itself pays, and no payment needs more than `need` spheres
+
+
+def quick_slots(target: str, need: int, spend: tuple, triples: tuple) -> tuple | None:
+    """The converter slots (effects, in order) with which the spheres `spend` (COLORS-order
+    counts) pay the cost, found by the order-free search; None if they cannot. For the
+    expert bot's rollouts (with `quick_spend`), never for the rules' own payments."""
+    if need <= 0:
+        return ()
+    return _reach_path(target, need, _reach_canon(target, need, spend, triples), triples)
