@@ -324,7 +324,9 @@ def _pairs(text: str | None):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=40, help="games per pair of levels")
-    parser.add_argument("--decisions", type=int, default=30, help="timed decisions per level")
+    # 300, not 30: Gizmos' slowest expert decisions (a player with five to seven converters,
+    # late in a game) first showed up after about 100 timed decisions
+    parser.add_argument("--decisions", type=int, default=300, help="timed decisions per level")
     parser.add_argument("--playout", type=int, default=5_000, help="random playout decisions")
     parser.add_argument("--repeat", type=int, default=3, help="playout runs (the best is printed)")
     parser.add_argument("--players", type=int, default=0, help="also a many-player table")

@@ -24,10 +24,9 @@ from . import bot
 from .rules import CARDS
 from .sim import ROLLOUT_SIMULATOR as SIMULATOR
 
-# Meant to take about 1 s of one core's CPU per searched decision: set from a reading of about
-# 4 ms of CPU per iteration (24-decision rollouts, warm memo caches) on a heavily loaded machine;
-# `bench/bench_gizmos_expert.py times` prints the CPU seconds per searched decision at this
-# budget (mean, p99, max) to confirm or correct it (docs/games/gizmos.md).
+# Meant to take well under the bot's 2 s of one core's CPU per decision: `bench/bench_bots.py
+# --game gizmos --levels expert --decisions 300` printed a CPU mean of 305 ms and a p99 of
+# 1,405 ms at this budget (2026-12-06, docs/games/gizmos.md).
 ITERATIONS = 240
 ROLLOUT_DECISIONS = 24
 CANDIDATES = 8          # at most; fewer when the budget cannot tell that many apart
