@@ -133,7 +133,7 @@ _UNKNOWN = object()
 
 
 def _card_builds(cid: str, need: int, energy: tuple, triples: tuple, spends: dict,
-                 spend_of=payment._spend_of) -> tuple:
+                 spend_of) -> tuple:
     """The legal build moves of `cid` (as `GizmosRules._build_moves` lists them); `spends`:
     the `_build_table` memo of payments for this storage and these slots; `spend_of`: how a
     payment's spheres are found (the rules' cheapest payment unless the rollouts' simulator)."""
@@ -456,12 +456,8 @@ class _RolloutRules(_SimRules):
             return super()._move_pay(s, seat, move, rng)
         converters = []
         unused = list(free)
-        for effect in path:    # a card already used in this payment first, as `witness` does
-            pick = next((f for f in unused if f[2] == effect and f[0] in converters), None) or next(
-                f for f in unused if f[2] == effect)
-            unused.remove(pick)
-            if pick[0] not in converters:
-                converters.append(pick[0])
+        for effect in path:
+            payment.take_slot(unused, effect, converters)
         spent = pend["spent"]
         for c, n in zip(COLORS, spend):
             spent[c] += n

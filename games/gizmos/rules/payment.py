@@ -409,12 +409,7 @@ def witness(*, target: str, need: int, pool: list, storage: dict, slots: list,
         g.remove(unit)
         g += [unit, unit] if to is None else [to]
         group = tuple(sorted(g))
-        # A concrete slot with that effect: a card already used in this payment first.
-        pick = next((f for f in unused if f[2] == slot and f[0] in taken), None) or next(
-            f for f in unused if f[2] == slot)
-        unused.remove(pick)
-        if pick[0] not in taken:
-            taken.append(pick[0])
+        pick = take_slot(unused, slot, taken)
         last = max(u[1] for u in pool)
         ui = next(i for i, u in enumerate(pool) if u[1] == last and u[0] == unit)
         move = {"type": "convert", "gizmo": pick[0], "slot": pick[1], "unit": ui}
@@ -431,6 +426,17 @@ def witness(*, target: str, need: int, pool: list, storage: dict, slots: list,
         "converters": taken, "conversions": conversions,
         "left": {c: n for c, n in left.items() if n}, "cost": list(first[0]),
     }
+
+
+def take_slot(unused: list, effect: tuple, taken: list) -> tuple:
+    """A concrete free slot (gizmo, slot index, effect) with `effect`, a card already used in
+    this payment (`taken`) first; removed from `unused`, its gizmo added to `taken`."""
+    pick = next((f for f in unused if f[2] == effect and f[0] in taken), None) or next(
+        f for f in unused if f[2] == effect)
+    unused.remove(pick)
+    if pick[0] not in taken:
+        taken.append(pick[0])
+    return pick
 
 
 def _payable(target: str, need: int, counts: tuple, triples: tuple) -> tuple:
