@@ -3,15 +3,15 @@
 The rollouts pay for a build with `payment.quick_spend` (as few spheres as any payment, by
 the order-free search) and take the converter slots from `payment.quick_slots`, not from the
 rules' search for the cheapest payment (which cost the expert seconds a decision late in a
-game). The same cards must be buildable, with as few spheres, and every payment listed must
-be one the spheres really make.
+game). The same cards must be buildable, with as few spheres, every payment listed must be
+one the spheres really make, and the converters a payment uses must be ones that make it.
 """
 
 from __future__ import annotations
 
 from games.engine import Rng
 from games.gizmos.rules import COLORS, RULES, payment
-from games.gizmos.rules.cards import SLOTS
+from games.gizmos.rules.cards import CARDS, SLOTS
 from games.gizmos.sim import ROLLOUT_SIMULATOR, SIMULATOR
 
 EFFECTS = sorted({t for slots in SLOTS.values() for t in slots})
@@ -50,6 +50,8 @@ def test_quick_spend_pays_with_as_few_spheres_as_the_cheapest_payment():
         left = list(triples)
         for effect in path:
             left.remove(effect)    # each slot at most once
+        # ... and those slots alone, with those spheres, pay the cost.
+        assert payment.reach(target, need, quick, tuple(sorted(path))), where
     assert paid > 500
 
 
@@ -57,8 +59,17 @@ def _without_spend(moves: list[dict]) -> list[dict]:
     return [{k: v for k, v in m.items() if k != "spend"} for m in moves]
 
 
-def test_the_rollouts_simulator_lists_the_rules_moves_but_for_which_spheres_pay():
-    builds_paid = 0
+def test_the_rollouts_simulator_lists_the_rules_moves_but_for_which_spheres_pay(monkeypatch):
+    rules_ = ROLLOUT_SIMULATOR.rules
+    finished = []
+    finish = rules_._finish_build
+
+    def spy(s, seat, cid, source, spent, converters, rng, free=False):
+        finished.append((cid, list(converters)))
+        return finish(s, seat, cid, source, spent, converters, rng, free)
+
+    monkeypatch.setattr(rules_, "_finish_build", spy)
+    builds_paid = converters_used = 0
     for seed in range(60):
         state = SIMULATOR.from_rules(RULES.new_game(players=2 + seed % 3, seed=40_000 + seed))
         chooser = Rng.from_seed(f"rollout-sim:{seed}")
@@ -76,10 +87,28 @@ def test_the_rollouts_simulator_lists_the_rules_moves_but_for_which_spheres_pay(
             builds = [m for m in listed if m["type"] == "build"]
             move = chooser.choice(builds if builds and chooser.randbelow(3) else listed)
             before = dict(state["seats"][seat]["energy"])
+            free = {cid for cid, _si, _slot in rules_.free_slots(state, seat)}
+            if move["type"] == "build":
+                source = "archive" if move["card"] in state["seats"][seat]["archive"] else "display"
+                need = rules_.need(state, seat, move["card"], source)
+            finished.clear()
             ROLLOUT_SIMULATOR.play(state, seat, move)
             if move["type"] == "build" and "spend" in move:   # a build paid at once
                 builds_paid += 1
                 after = state["seats"][seat]["energy"]
                 assert all(after[c] == before[c] - move["spend"].get(c, 0) for c in COLORS), where
+                # The converters it uses (the turn's "used" is cleared when the build ends
+                # the turn, so they are caught on their way in): free ones of this seat, and
+                # their slots alone with the spheres spent pay the cost.
+                (card, converters), = finished
+                assert card == move["card"] and len(set(converters)) == len(converters), where
+                assert set(converters) <= free, where
+                spent = tuple(move["spend"].get(c, 0) for c in COLORS)
+                color = CARDS[card]["color"]
+                slots = tuple(sorted(t for cid in converters for t in SLOTS[cid]))
+                assert payment.reach(color, need, spent, slots), where
+                if converters:
+                    converters_used += 1
+                    assert not payment.reach(color, need, spent, ()), where
             assert all(v >= 0 for p in state["seats"] for v in p["energy"].values()), where
-    assert builds_paid > 100
+    assert builds_paid > 100 and converters_used > 10, (builds_paid, converters_used)
