@@ -156,7 +156,13 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 times reads out after 5 s by default, exactly channels-redis's
             # receive wait: idle sockets then crash and reconnect (channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            # redis-py 8's asyncio pool holds at most 100 connections and then raises at once
+            # (MaxConnectionsError): a hundred sockets closing together in one process (a
+            # dropped proxy, a crowd leaving) failed their group_discard. Connections are
+            # made only as needed; several processes at 1,000 stay far under Redis's
+            # maxclients (10,000).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30,
+                                  "max_connections": int(env("REDIS_MAX_CONNECTIONS", "1000"))}],
                        "prefix": env("CHANNELS_PREFIX", "asgi")},
         }
     }
