@@ -43,7 +43,9 @@ export CELERY_QUEUE="boardgames-test-$$"
 # Three stages: most tests on TEST_WORKERS workers (pytest-xdist deals tests out as workers
 # free up; each worker has its own test database, channel prefix and Celery queue, see
 # tests/settings.py), then the `alone` tests one at a time (they bound a delay or run
-# servers of their own), then the browser tests in a process of their own.
+# servers of their own), then the browser tests, on TEST_WORKERS workers too (each worker
+# its own Daphne server, test database and Chromium: 326 s on one worker, 212-253 s on
+# two, beside two niced bench processes).
 WORKERS=${TEST_WORKERS:-2}
 parallel=()
 if [ "$WORKERS" -gt 1 ]; then parallel=(-n "$WORKERS" --dist load); fi
@@ -57,6 +59,6 @@ stage() {  # stage ARGS...: run pytest; 5 (no test of this stage among the paths
 stage -m "not browser and not alone" "${parallel[@]}" "$@"
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then stage -m "alone and not browser" "$@"; fi
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then
-  DJANGO_ALLOW_ASYNC_UNSAFE=true stage -m browser "$@"
+  DJANGO_ALLOW_ASYNC_UNSAFE=true stage -m browser "${parallel[@]}" "$@"
 fi
 exit $status
