@@ -27,6 +27,7 @@ from games.engine.patience import tired
 
 from .rules import HAND_SIZE, TILE_IDS
 from .rules import pyramid as P
+from .sim import find_event as _find_event   # the rules' answer, cheaper (its docstring)
 
 LEVELS = ("random", "fast", "strong", "expert")
 
@@ -128,9 +129,9 @@ def _greedy_direction(board, cell):
     tile = board[cell]
     for direction in (P.LEFT, P.RIGHT):
         to = P.landing(cell, direction)
-        b = dict(board)
-        del b[cell]
-        if P.cell_state(b, to) in ("ground", "seated") and P.is_sound(b, to, tile):
+        # Read on the board as it stands: the falling tile's own cell is a row above `to`,
+        # so neither `to` nor one of its supporters, and taking it off would change nothing.
+        if P.cell_state(board, to) in ("ground", "seated") and P.is_sound(board, to, tile):
             return direction
     return P.LEFT
 
@@ -158,7 +159,7 @@ def resolve(board, ctx, me, term, memo, curse_mode=False, placed=None, budget=No
     while True:
         if work is not None:
             work[0] += 1
-        event = P.find_event(board, curse=ctx.curse_on, die=ctx.die_on, placed=placed)
+        event = _find_event(board, curse=ctx.curse_on, die=ctx.die_on, placed=placed)
         if event is None:
             result = (_sent_value(sent, me, players) + term(board), sent, board)
             break
@@ -323,7 +324,7 @@ def _best_turn(board, hand, seat, players, opts, memos):
             b = dict(board)
             b[(r, x)] = tile
             placed = [r, x, tile] if ctx.die_on else None
-            if P.find_event(b, curse=ctx.curse_on, die=ctx.die_on, placed=placed) is None:
+            if _find_event(b, curse=ctx.curse_on, die=ctx.die_on, placed=placed) is None:
                 value = SHED_WEIGHT * DIFFICULTY[tile]
                 if best is None or value > best[0]:
                     best = (value, {}, b)

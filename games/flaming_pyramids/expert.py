@@ -61,8 +61,10 @@ FALL_BRANCH = 1       # falls per turn searched both ways; later ones go greedy
 HAND_WEIGHT = 0.3     # value of a hard tile out of the hand (difficulty 0..1)
 WIN = 1000.0
 # Three to six players: Monte Carlo over deals with whole-game rollouts (`_choose_many`)
-MULTI_WORK = 25_000       # rollout work per iteration (`_rollout`): 200,000 at the default
-                          # budget, about 12,000 decisions at six players, 9,000 at three
+MULTI_WORK = 37_500       # rollout work per iteration (`_rollout`): 300,000 at the default
+                          # budget (the tiles on the pyramid summed over rollout decisions)
+                          # (25,000 until 2026-12-06: 1.43 times the fair share at six
+                          # players over 600 bench games, 1.63 at this budget; the docs)
 MULTI_CANDIDATES = 6      # the fast level's best moves, in its order
 ROLLOUT_CAP = 300         # decisions a rollout may take before it is scored unfinished
 
@@ -307,10 +309,37 @@ def _danger(board, pool, size, hand_size):
     return (1.0 - best / size) ** max(1, hand_size)
 
 
+def _danger_above(board, cell, ok, pool, size, hand_size):
+    """`_danger(board, ...)` after a placement at `cell` above the ground, where no spot on
+    the ground was free before it; `ok` holds the sound tiles' counts of the spots before.
+    The same value: the spots now are those before less `cell`, plus the cells above it
+    that it completes a pair of supporters for (and where none is left, the two ends of
+    the ground row, which give 0)."""
+    best = found = 0
+    for spot, n in ok.items():
+        if spot != cell:
+            found = 1
+            if n > best:
+                best = n
+    r, x = cell
+    for side in (-2, 2):
+        above = (r + 1, x + side // 2)
+        if above not in board and (r, x + side) in board:
+            found = 1
+            n = (_SOUND_ON[(board[(r, min(x, x + side))], board[(r, max(x, x + side))])]
+                 & pool).bit_count()
+            if n > best:
+                best = n
+    if not found:
+        return 0.0
+    return (1.0 - best / size) ** max(1, hand_size)
+
+
 def _rollout_move(s, seat):
     if s.pending is not None:
         return _FALL[bot._greedy_direction(s.board, (s.pending[0], s.pending[1]))]
-    rows = [_PLACE[cell] for cell in _spots(s.board)]
+    spots = _spots(s.board)
+    rows = [_PLACE[cell] for cell in spots]
     hand = s.hands[seat]
     moves = [row[t] for t in hand for row in rows]
     if len(moves) == 1:
@@ -338,11 +367,24 @@ def _rollout_move(s, seat):
     hand_size = min(HAND_SIZE, len(s.hands[nxt]))
     best = None
     curse, die = s.curse, s.die
+    # `_danger` after a placement above the ground, from the spots before it: the row 0 is
+    # unchanged, the placed cell is no spot any more, the two above it may become spots,
+    # and every other spot keeps its supporters, so its count of sound tiles
+    ground = not spots[0][0]   # spots come sorted: a free spot on the ground comes first
+    ok = {} if ground or not size else {
+        (r, x): (_SOUND_ON[(board[(r - 1, x - 1)], board[(r - 1, x + 1)])] & pool).bit_count()
+        for r, x in spots}
     for move in moves:   # the board is changed and put back: no copies
         tile, cell = move["tile"], (move["r"], move["x"])
         board[cell] = tile
         if _quiet(board, cell, tile, curse, die):
-            value = _DANGER2 * _danger(board, pool, size, hand_size) + _SHED[tile]
+            if not cell[0] or not size:
+                danger = _danger(board, pool, size, hand_size)
+            elif ground:
+                danger = 0.0
+            else:
+                danger = _danger_above(board, cell, ok, pool, size, hand_size)
+            value = _DANGER2 * danger + _SHED[tile]
             if best is None or value > best[0] + 1e-9:
                 best = (value, move)
         del board[cell]
@@ -353,13 +395,148 @@ def _rollout_move(s, seat):
     def term(b):
         return _DANGER2 * _danger(b, pool, size, hand_size)
 
-    memo = {}
-    for move in moves:   # none is quiet: every cascade, its falls greedy (`resolve` copies)
+    base = _Watch(board, curse)
+    for move in moves:   # none is quiet: every cascade, its falls greedy
         tile, cell = move["tile"], (move["r"], move["x"])
-        board[cell] = tile
+        w = base.copy()
+        w.put(cell, tile)
         placed = [cell[0], cell[1], tile] if die else None
-        value = bot.resolve(board, ctx, seat, term, memo, False, placed, [0])[0] + _SHED[tile]
-        del board[cell]
+        value = _cascade_value(w, ctx, seat, term, False, placed) + _SHED[tile]
         if best is None or value > best[0] + 1e-9:
             best = (value, move)
     return best[1]
+
+
+# The rollouts' cascades: `bot.resolve` with every fall greedy (its budget of fall searches
+# spent), whose event scans were most of a rollout's time. A cascade changes a few cells
+# at a time, and whether a tile stands in free air, is unsound or crowns a trio depends
+# only on it and its two supporters, so `_Watch` keeps those cells in sets as the board
+# changes and the next event is read from them (`sim.find_event`'s answer, without a scan
+# of the board per step; tests/flaming_pyramids/test_expert.py compares the values).
+_ON1, _ON2, _SBIT, _W, _INC = sim._ON1, sim._ON2, sim._BIT, sim._W, sim._INC
+_scan_key = P._scan_key
+
+
+class _Watch:
+    """A board and its cells in free air, unsound, crowning a trio (with the Curse) and
+    incendiary, kept up to date by `put`, `move` and `removed`."""
+
+    __slots__ = ("board", "free", "unsound", "trio", "inc", "curse")
+
+    def __init__(self, board, curse):
+        self.board = dict(board)
+        self.curse = curse
+        self.free, self.unsound, self.trio = set(), set(), set()
+        self.inc = {c for c, t in board.items() if _INC[t]}
+        for cell in board:
+            self._check(cell)
+
+    def copy(self):
+        w = _Watch.__new__(_Watch)
+        w.board, w.curse = dict(self.board), self.curse
+        w.free, w.unsound, w.trio, w.inc = set(self.free), set(self.unsound), set(self.trio), set(self.inc)
+        return w
+
+    def _check(self, cell):
+        self.free.discard(cell)
+        self.unsound.discard(cell)
+        self.trio.discard(cell)
+        board = self.board
+        t = board.get(cell)
+        r, x = cell
+        if t is None or not r:
+            return
+        a, b = board.get((r - 1, x - 1)), board.get((r - 1, x + 1))
+        if a is None:
+            if b is None:
+                self.free.add(cell)
+                return
+            ok = _ON1[b] & _SBIT[t]
+        elif b is None:
+            ok = _ON1[a] & _SBIT[t]
+        else:
+            ok = _ON2[(a, b)] & _SBIT[t]
+            if self.curse and _W[t] == _W[a] == _W[b]:
+                self.trio.add(cell)
+        if not ok:
+            self.unsound.add(cell)
+
+    def _changed(self, cell):
+        """`cell` got or lost its tile: it and the two cells resting on it (an empty cell
+        is in no set: a cell is emptied only here, and checked when it is)."""
+        r, x = cell
+        self._check(cell)
+        board = self.board
+        for above in ((r + 1, x - 1), (r + 1, x + 1)):
+            if above in board:
+                self._check(above)
+
+    def put(self, cell, tile):
+        self.board[cell] = tile
+        if _INC[tile]:
+            self.inc.add(cell)
+        self._changed(cell)
+
+    def move(self, cell, to):
+        tile = self.board.pop(cell)
+        self.board[to] = tile
+        if _INC[tile]:
+            self.inc.discard(cell)
+            self.inc.add(to)
+        self._changed(cell)
+        self._changed(to)
+
+    def removed(self, pairs):
+        """(cell, tile) pairs an event took off the board."""
+        for cell, _t in pairs:
+            self.inc.discard(cell)
+            self._changed(cell)
+
+    def event(self, die, placed):
+        """`sim.find_event(self.board, curse=self.curse, die=die, placed=placed)`."""
+        if self.free:
+            return ("fall", min(self.free, key=_scan_key))
+        if self.unsound:
+            cell = min(self.unsound, key=_scan_key)
+            r, x = cell
+            return ("collapse", cell, [c for c in ((r - 1, x - 1), (r - 1, x + 1)) if c in self.board])
+        trio = min(self.trio, key=_scan_key) if self.trio else None
+        return sim.later_events(self.board, sorted(self.inc, key=_scan_key), trio, die, placed)
+
+
+def _cascade_value(w, ctx, me, term, curse_mode, placed):
+    """`bot.resolve(w.board, ctx, me, term, {}, curse_mode, placed, [0])[0]`: the value for
+    `me` of the cascade on `w`, every fall greedy, the Fire Die averaged over its faces
+    (the same sums in the same order, so the same float). Changes `w`."""
+    sent = {}
+    board = w.board
+    players = ctx.players
+    while True:
+        event = w.event(ctx.die_on, placed)
+        if event is None:
+            return bot._sent_value(sent, me, players) + term(board)
+        to = ctx.previous if curse_mode else ctx.active
+        kind = event[0]
+        if kind == "fall":
+            cell = event[1]
+            w.move(cell, P.landing(cell, bot._greedy_direction(board, cell)))
+            continue
+        if kind == "roll":
+            total = 0.0
+            for _result, faces in P.DIE_FACES.items():
+                w2 = w.copy()
+                got, gone, _x = P.apply_event(w2.board, event, die_value=faces[0])
+                w2.removed(got)
+                w2.removed(gone)
+                value = _cascade_value(w2, ctx, me, term, curse_mode, None)
+                p = len(faces) / 6
+                total += p * (value + (bot._sent_value({to: len(got)}, me, players) if got else 0))
+            return total + bot._sent_value(sent, me, players)
+        if kind == "curse":
+            to = ctx.previous
+            curse_mode = True
+        got, gone, _x = P.apply_event(board, event)
+        w.removed(got)
+        w.removed(gone)
+        if got:
+            sent[to] = sent.get(to, 0) + len(got)

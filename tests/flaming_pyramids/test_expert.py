@@ -121,6 +121,81 @@ def test_the_rollout_policy_plays_the_fast_move_where_that_is_a_quiet_placement(
     assert checked >= 200
 
 
+def test_the_rollout_policy_danger_after_a_placement_is_the_full_count():
+    """The rollouts' policy scores a quiet placement above the ground from the spots before
+    it (`expert._danger_above`: the placed cell is no spot any more, the cells above it may
+    become spots) instead of listing the spots again; that gives `expert._danger` of the
+    board after the placement exactly, for every placement above the ground, quiet or not,
+    at every player count and with the pools of tiles the policy uses."""
+    checked = ends = 0
+    for players in (3, 4, 5, 6):
+        for options in ({}, {"curse": True}, {"fire_die": True}):
+            for state, seat, _legal in _positions(players, 80 + players, 1, 300, options):
+                if state["pending"] is not None:
+                    continue   # the policy places only between falls
+                s = sim.from_rules(state)
+                board = s.board
+                spots = sim.spots(board)
+                if not board or not spots[0][0]:
+                    continue   # a free spot on the ground: every such placement scores 0
+                for tiles in (0, 5, 17):
+                    pool = (1 << tiles) - 1
+                    size = pool.bit_count()
+                    ok = {} if not size else {
+                        (r, x): (expert._SOUND_ON[(board[(r - 1, x - 1)], board[(r - 1, x + 1)])]
+                                 & pool).bit_count() for r, x in spots}
+                    for cell in spots:
+                        for tile in s.hands[seat]:
+                            board[cell] = tile
+                            for hand_size in (1, 3):
+                                full = expert._danger(board, pool, size, hand_size)
+                                if size:
+                                    got = expert._danger_above(board, cell, ok, pool, size, hand_size)
+                                    assert got == full, (players, options, sorted(board), cell)
+                                    checked += 1
+                                ends += not sim.spots(board)[0][0]
+                            del board[cell]
+    assert checked >= 2_000
+    assert ends, "no placement above the ground left only the ground's ends free"
+
+
+def test_the_rollouts_cascades_are_the_resolve_values():
+    """The rollouts' policy values a loud placement with `expert._cascade_value` (the event
+    cells kept in sets as the cascade goes, not a scan of the board per step): the same
+    float as `bot.resolve` with every fall greedy, for every placement, sound or not, at
+    every player count, with the Curse and the Fire Die on and off."""
+    checked = 0
+    kinds = set()
+    for players in (3, 4, 5, 6):
+        for options in ({}, {"curse": True}, {"fire_die": True}, {"curse": True, "fire_die": True}):
+            for state, seat, _legal in _positions(players, 90 + players, 2, 300, options):
+                if state["pending"] is not None:
+                    continue
+                s = sim.from_rules(state)
+                board = s.board
+                ctx = bot._Ctx(s.active, s.players, s.curse, s.die)
+                base = expert._Watch(board, s.curse)
+                for cell in sim.spots(board):
+                    for tile in s.hands[seat]:
+                        board[cell] = tile
+                        placed = [cell[0], cell[1], tile] if s.die else None
+                        event = sim.find_event(board, curse=s.curse, die=s.die, placed=placed)
+                        kinds.add(event and event[0])
+
+                        def term(b):
+                            return 0.25 * len(b) + 0.5 * len(sim.spots(b))
+
+                        want = bot.resolve(board, ctx, seat, term, {}, False, placed, [0])[0]
+                        del board[cell]
+                        w = base.copy()
+                        w.put(cell, tile)
+                        got = expert._cascade_value(w, ctx, seat, term, False, placed)
+                        assert got == want, (players, options, sorted(board), cell, tile)
+                        checked += 1
+    assert checked >= 3_000
+    assert kinds == {None, "collapse", "explosion", "fire", "roll", "curse"}, kinds
+
+
 def test_many_players_moves_depend_on_the_view_only():
     """At three to six players, two states that differ only in what the seat cannot see
     get the same, legal expert move."""

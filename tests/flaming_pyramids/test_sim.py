@@ -13,7 +13,7 @@ import pytest
 
 from games.engine import IllegalMove, Rng, check_legal
 from games.flaming_pyramids import bot, sim
-from games.flaming_pyramids.rules import RULES
+from games.flaming_pyramids.rules import RULES, TILE_IDS
 from games.flaming_pyramids.rules import pyramid as P
 
 S = sim.SIMULATOR
@@ -148,3 +148,95 @@ def test_checked_apply_accepts_exactly_the_legal_moves(options):
                     tried += 1
             state = RULES.apply(state, seat, rng.choice(legal))
     assert tried > 5_000
+
+
+def _event_boards(seed):
+    """Boards a cascade search meets: each pyramid of a seeded playout, then the same with
+    one tile taken away, two swapped or an unplaced tile put on a free spot (free air,
+    unsound tiles, trios, neighbouring incendiaries), each followed through its cascade."""
+    rng = Rng.from_seed(f"events:{seed}")
+    players = 2 + seed % 5
+    state = RULES.new_game(players=players, seed=seed, options=OPTION_SETS[seed % 4])
+    for _n in range(rng.randbelow(120)):
+        if RULES.outcome(state) is not None:
+            break
+        seat = min(RULES.to_move(state))
+        state = RULES.apply(state, seat, _pick(state, RULES.legal_moves(state, seat), rng))
+    board = {(r, x): t for r, x, t in state["board"]}
+    if seed % 3 == 0:   # or a random pyramid, up to 36 tiles: many trios, incendiaries, faults
+        tiles = rng.shuffled(list(TILE_IDS))
+        width = 3 + rng.randbelow(6)
+        board = {(r, 2 * i + r): tiles.pop() for r in range(width) for i in range(width - r)
+                 if r == 0 or rng.randbelow(8)}
+    elif seed % 3 == 1:   # or a sound pyramid rich in trios of one weight (no incendiaries)
+        board = _trio_pyramid(rng)
+    yield board
+    if len(board) < 2:
+        return
+    cells = sorted(board)
+    for _k in range(6):
+        b = dict(board)
+        what = rng.randbelow(3)
+        if what == 0:
+            del b[rng.choice(cells)]
+        elif what == 1:
+            c1, c2 = rng.choice(cells), rng.choice(cells)
+            b[c1], b[c2] = b[c2], b[c1]
+        else:
+            unplaced = [t for t in state["hands"][0] + state["piles"][0] if t not in b.values()]
+            if unplaced:
+                r, x, _kind = rng.choice(P.spots(b))
+                b[(r, x)] = rng.choice(unplaced)
+        for _step in range(40):
+            yield dict(b)
+            event = P.find_event(b, curse=True, die=False)
+            if event is None:
+                break
+            if event[0] == "fall":
+                P.fall(b, event[1], rng.choice([P.LEFT, P.RIGHT]))
+            else:
+                P.apply_event(b, event)
+
+
+def _trio_pyramid(rng):
+    """A stable, sound pyramid built by placements where, half the time, a tile of its two
+    supporters' weight is taken when one is left (a trio for the Curse)."""
+    left = [t for t in TILE_IDS if not P._INC[t]]
+    board = {}
+    for _n in range(40):
+        r, x, _kind = rng.choice(P.spots(board))
+        fits = [t for t in left if P.cell_state(board, (r, x)) in ("ground", "seated")
+                and P.is_sound(board, (r, x), t)]
+        if not fits:
+            continue
+        if r and rng.randbelow(2):
+            w = P._W[board[(r - 1, x - 1)]]
+            fits = [t for t in fits if P._W[t] == w == P._W[board[(r - 1, x + 1)]]] or fits
+        tile = rng.choice(fits)
+        board[(r, x)] = tile
+        left.remove(tile)
+    return board
+
+
+def test_the_simulators_event_finder_gives_the_rules_answer():
+    """`sim.find_event` (one unsorted pass, soundness from bit masks; the simulator's
+    cascades and the bots' cascade searches use it) names the same next event as the
+    rules' `pyramid.find_event` on every board, variants on and off, with and without a
+    placed tile for the Fire Die."""
+    compared = 0
+    seen = set()
+    for seed in range(600):
+        for board in _event_boards(seed):
+            placed = None
+            if board:
+                (r, x), t = max(board.items())
+                placed = (r, x, t)
+            for curse in (False, True):
+                for die in (False, True):
+                    expected = P.find_event(board, curse=curse, die=die, placed=placed if die else None)
+                    assert sim.find_event(board, curse=curse, die=die,
+                                          placed=placed if die else None) == expected, (seed, board)
+                    compared += 1
+                    seen.add(None if expected is None else expected[0])
+    assert compared > 20_000
+    assert seen == {None, "fall", "collapse", "explosion", "fire", "roll", "curse"}, seen
