@@ -501,7 +501,7 @@ class _Watch:
             r, x = cell
             return ("collapse", cell, [c for c in ((r - 1, x - 1), (r - 1, x + 1)) if c in self.board])
         trio = min(self.trio, key=_scan_key) if self.trio else None
-        return sim.later_events(self.board, sorted(self.inc, key=_scan_key), trio, die, placed)
+        return P.later_events(self.board, sorted(self.inc, key=_scan_key), trio, die, placed)
 
 
 def _cascade_value(w, ctx, me, term, curse_mode, placed):

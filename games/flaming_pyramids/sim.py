@@ -40,9 +40,8 @@ _IGNITES = {t: TILES[t].ignites for t in TILES}
 _MAT = {t: TILES[t].material for t in TILES}
 _sound = P._sound
 _apply_event = P.apply_event
-_touching = P.touching
-_scan = P.scan
 _scan_key = P._scan_key
+_later_events = P.later_events
 
 # §7 as bit masks over the tiles: bit t of _ON2[(a, b)] is set when tile t is sound on the
 # supporters a and b, of _ON1[s] when it is sound overhanging the one supporter s.
@@ -93,39 +92,7 @@ def find_event(board, *, curse=False, die=False, placed=None):
         r, x = unsound
         return ("collapse", unsound, [c for c in ((r - 1, x - 1), (r - 1, x + 1)) if c in board])
     incendiaries.sort(key=_scan_key)
-    return later_events(board, incendiaries, trio, die, placed)
-
-
-def later_events(board, incendiaries, trio, die, placed):
-    """`find_event` on a board without free-air or unsound tiles: explosions, fire, the
-    Curse, from its incendiaries in scan order and its first trio in scan order (or None)."""
-    if len(incendiaries) > 1:                                       # 3. explosions
-        for cell in incendiaries:
-            if any(c in board and _INC[board[c]] for c in _touching(cell)):
-                group, todo = set(), [cell]
-                while todo:
-                    c = todo.pop()
-                    if c in group:
-                        continue
-                    group.add(c)
-                    todo.extend(n for n in _touching(c) if n in board and _INC[board[n]])
-                blasted = {n for c in group for n in _touching(c) if n in board and n not in group}
-                return ("explosion", _scan(group), _scan(blasted))
-    if die:                                                         # 4. fire
-        if placed is not None:
-            cells = P.fire_tiles(board, placed)
-            if cells:
-                return ("roll", cells)
-    else:
-        for cell in incendiaries:
-            burned = P.burn_set(board, cell)
-            if burned:
-                return ("fire", [cell], _scan(burned))
-    if trio is not None:                                            # 5. curse
-        r, x = trio
-        return ("curse", [trio, (r - 1, x - 1), (r - 1, x + 1)])
-    return None
-
+    return _later_events(board, incendiaries, trio, die, placed)
 
 _find_event = find_event
 

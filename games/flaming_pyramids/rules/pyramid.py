@@ -180,6 +180,13 @@ def find_event(board, *, curse=False, die=False, placed=None):
             trio = [cell, la, lb]
     if unsound is not None:
         return ("collapse", unsound[0], unsound[1])                 # 2. collapses
+    return later_events(board, incendiaries, trio and trio[0], die, placed)
+
+
+def later_events(board, incendiaries, trio, die, placed):
+    """`find_event` on a board without free-air or unsound tiles: explosions, fire, the
+    Curse, from its incendiaries in scan order and its first trio's top cell in scan order
+    (or None). The simulator's event finder ends with it too (sim.find_event)."""
     if len(incendiaries) > 1:                                       # 3. explosions
         for cell in incendiaries:
             if any(c in board and _INC[board[c]] for c in touching(cell)):
@@ -203,7 +210,8 @@ def find_event(board, *, curse=False, die=False, placed=None):
             if burned:
                 return ("fire", [cell], scan(burned))
     if trio is not None:                                            # 5. curse
-        return ("curse", trio)
+        r, x = trio
+        return ("curse", [trio, (r - 1, x - 1), (r - 1, x + 1)])
     return None
 
 
