@@ -284,10 +284,10 @@ def _rollout(s, cap):
 # move's falls both ways and copies the board per move, which costs most of its time. It
 # reads the sampled state as the seat would see it (its own hand, the tiles it cannot
 # locate) and never another hand.
-_BIT = {t: 1 << i for i, t in enumerate(TILE_IDS)}
+_BIT = sim._BIT
 _ALL = (1 << len(TILE_IDS)) - 1
-_SOUND_ON = {(a, b): sum(_BIT[t] for t in TILE_IDS if t not in (a, b) and P._sound(t, a, b))
-             for a in TILE_IDS for b in TILE_IDS}
+# the tiles sound on a and b (the simulator's mask), less a and b themselves
+_SOUND_ON = {(a, b): m & ~(_BIT[a] | _BIT[b]) for (a, b), m in sim._ON2.items()}
 _SHED = {t: bot.SHED_WEIGHT * DIFFICULTY[t] for t in TILE_IDS}
 _DANGER2 = bot.DANGER_WEIGHT * 2.0
 _spots = sim.spots
@@ -369,7 +369,8 @@ def _rollout_move(s, seat):
     curse, die = s.curse, s.die
     # `_danger` after a placement above the ground, from the spots before it: the row 0 is
     # unchanged, the placed cell is no spot any more, the two above it may become spots,
-    # and every other spot keeps its supporters, so its count of sound tiles
+    # and every other spot keeps its supporters, so its count of sound tiles (`ok`) is
+    # worked out once here (`_danger_above`)
     ground = not spots[0][0]   # spots come sorted: a free spot on the ground comes first
     ok = {} if ground or not size else {
         (r, x): (_SOUND_ON[(board[(r - 1, x - 1)], board[(r - 1, x + 1)])] & pool).bit_count()
@@ -413,7 +414,7 @@ def _rollout_move(s, seat):
 # only on it and its two supporters, so `_Watch` keeps those cells in sets as the board
 # changes and the next event is read from them (`sim.find_event`'s answer, without a scan
 # of the board per step; tests/flaming_pyramids/test_expert.py compares the values).
-_ON1, _ON2, _SBIT, _W, _INC = sim._ON1, sim._ON2, sim._BIT, sim._W, sim._INC
+_ON1, _ON2, _W, _INC = sim._ON1, sim._ON2, sim._W, sim._INC
 _scan_key = P._scan_key
 
 
@@ -451,11 +452,11 @@ class _Watch:
             if b is None:
                 self.free.add(cell)
                 return
-            ok = _ON1[b] & _SBIT[t]
+            ok = _ON1[b] & _BIT[t]
         elif b is None:
-            ok = _ON1[a] & _SBIT[t]
+            ok = _ON1[a] & _BIT[t]
         else:
-            ok = _ON2[(a, b)] & _SBIT[t]
+            ok = _ON2[(a, b)] & _BIT[t]
             if self.curse and _W[t] == _W[a] == _W[b]:
                 self.trio.add(cell)
         if not ok:

@@ -94,6 +94,7 @@ def find_event(board, *, curse=False, die=False, placed=None):
     incendiaries.sort(key=_scan_key)
     return _later_events(board, incendiaries, trio, die, placed)
 
+
 _find_event = find_event
 
 
