@@ -1,6 +1,7 @@
 """Settings for the test suite: the project's settings with the test game on."""
 
 import os
+import time
 
 os.environ.setdefault("ENABLE_TEST_GAME", "1")
 os.environ.setdefault("DISABLE_RATE_LIMITS", "1")
@@ -24,9 +25,17 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Bot turns run in-process unless a test starts a real worker (tests/tables/test_worker.py).
 CELERY_TASK_ALWAYS_EAGER = True
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
-# Each test run's cache keys (throttle counters) apart from other runs on the same Redis.
+# Each pytest session's cache keys apart from every other's on the same Redis: other runs,
+# and the stages of one run (scripts/test.sh), which share the channel prefix and worker
+# names but not their databases. A key such as a replay's timeline names a table by id and
+# seq, so the browser stage's table 30 at seq 14 could read the timeline that the first
+# stage's table 30 (another game) had cached: a 500 in CI. The session's token is set once
+# in the environment (by the xdist controller, when it loads the settings, or the worker),
+# so the servers and Celery workers that tests start share their worker's prefix.
+os.environ.setdefault("TEST_SESSION_TOKEN", f"{os.getpid()}-{time.time_ns()}")
 if "CACHES" in globals():
-    CACHES["default"]["KEY_PREFIX"] = "cache-" + os.environ.get("CHANNELS_PREFIX", "asgi")  # noqa: F405
+    CACHES["default"]["KEY_PREFIX"] = (  # noqa: F405
+        f"cache-{os.environ.get('CHANNELS_PREFIX', 'asgi')}-{os.environ['TEST_SESSION_TOKEN']}")
 
 # Several test runs at once on one machine (one per checkout) each need their own
 # PostgreSQL test database: TEST_DB_NAME names it (default: Django's test_<name>).

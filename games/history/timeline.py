@@ -43,7 +43,13 @@ class Timeline:
 
 
 def _cache_key(table: Table) -> str:
-    return f"history:timeline:v1:{table.pk}:{table.seq}:{table.rules_version}"
+    """The table's log as it stands: id and seq name it only within one database's life,
+    so the key also holds when the table was created and when its last event was written
+    (a backup restored under a running cache, or another database on the same Redis, has
+    another table 30 at seq 14, or another move 14)."""
+    created = int(table.created_at.timestamp() * 1_000_000)
+    last = int(table.last_event_at.timestamp() * 1_000_000)
+    return f"history:timeline:v2:{table.pk}:{created}:{table.seq}:{last}:{table.rules_version}"
 
 
 def build(table: Table) -> Timeline:

@@ -19,8 +19,10 @@ sees only committed rows).
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
+import functools
 import os
 import re
 import tempfile
@@ -46,6 +48,31 @@ def _allow_orm_under_playwright():
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = old
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pushes_from_the_test_thread():
+    """Moves the tests make themselves (another player's, a bot's) push like the server's.
+
+    `broadcast` hops to the event loop with `async_to_sync`, which refuses to run in a
+    thread whose loop is running, as Playwright's is here: each such push failed with a
+    logged traceback (and the page learnt of the move only when reloaded). Here the hop
+    runs on a thread of its own."""
+    from games.tables import broadcast
+
+    original = broadcast._send_all
+
+    def send_all(layer, messages):
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return original(layer, messages)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(original, layer, messages).result()
+
+    broadcast._send_all = send_all
+    yield
+    broadcast._send_all = original
 
 
 @pytest.fixture(scope="session")
@@ -86,10 +113,21 @@ def _make_application():
     return ASGIStaticFilesHandler(get_default_application())
 
 
-def _server_setup():
+def _server_setup(error_log: Path | None = None):
     """Runs in the forked server process before it serves."""
+    import logging
+
     from asgiref.sync import SyncToAsync
     from django.db import connections
+
+    if error_log is not None:
+        # What the server logs at ERROR (a 500's traceback from django.request, a consumer's
+        # crash) also goes to a file the test process reads into a failing test's report:
+        # the server's own stderr is lost under xdist.
+        handler = logging.FileHandler(error_log)
+        handler.setLevel(logging.ERROR)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        logging.getLogger().addHandler(handler)
 
     # fork copies the executor but not its thread: without a fresh one every
     # database_sync_to_async call (WebSocket connect) hangs after earlier
@@ -104,6 +142,13 @@ def _server_setup():
 class LiveServer:
     url: str
     mail_dir: Path
+    error_log: Path | None = None
+
+    def errors(self) -> str:
+        """What the server has logged at ERROR so far."""
+        if self.error_log is None or not self.error_log.exists():
+            return ""
+        return self.error_log.read_text(errors="replace")
 
     def mails(self, to: str | None = None) -> list[email.message.EmailMessage]:
         """Every message the server has written so far (oldest first)."""
@@ -142,6 +187,7 @@ def live_server_asgi(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.test.utils import override_settings
 
     mail_dir = tmp_path_factory.mktemp("mail")
+    error_log = tmp_path_factory.mktemp("server") / "errors.log"
     # Set before the fork so the server process inherits them.
     overrides = override_settings(
         EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
@@ -153,19 +199,46 @@ def live_server_asgi(django_db_setup, django_db_blocker, tmp_path_factory):
         with django_db_blocker.unblock():
             # The child must not share the parent's open database sockets.
             connections.close_all()
-            process = DaphneProcess("127.0.0.1", _make_application, setup=_server_setup)
+            process = DaphneProcess("127.0.0.1", _make_application,
+                                    setup=functools.partial(_server_setup, error_log))
             process.start()
             deadline = time.monotonic() + 30
             while not process.ready.wait(timeout=0.5):
                 if not process.is_alive() or time.monotonic() > deadline:
                     detail = "" if process.errors.empty() else process.errors.get(False)[1]
                     raise RuntimeError(f"Daphne did not start.\n{detail}")
-        yield LiveServer(url=f"http://127.0.0.1:{process.port.value}", mail_dir=mail_dir)
+        yield LiveServer(url=f"http://127.0.0.1:{process.port.value}", mail_dir=mail_dir,
+                         error_log=error_log)
     finally:
         if process is not None:
             process.terminate()
             process.join(10)
         overrides.disable()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test that used the live server shows what the server logged at ERROR
+    while the test ran (a 500 in the browser is otherwise only "Server Error (500)")."""
+    report = yield
+    server = item.funcargs.get("live_server_asgi") if hasattr(item, "funcargs") else None
+    if report.failed and isinstance(server, LiveServer):
+        start = item.stash.get(_server_log_start, 0)
+        text = server.errors()[start:]
+        if text:
+            report.sections.append(("server errors", text))
+    return report
+
+
+_server_log_start = pytest.StashKey[int]()
+
+
+@pytest.fixture(autouse=True)
+def _mark_server_log(request):
+    """Where the server's error log stood when the test began."""
+    if "live_server_asgi" in request.fixturenames:
+        server = request.getfixturevalue("live_server_asgi")
+        request.node.stash[_server_log_start] = len(server.errors())
 
 
 @pytest.fixture

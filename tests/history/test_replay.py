@@ -117,6 +117,31 @@ def test_steps_fold_from_checkpoints_not_the_whole_log(make_user, monkeypatch):
         assert len(applied) < 2 * timeline.CHECKPOINT_EVERY
 
 
+def test_a_cached_timeline_is_never_another_logs(make_user):
+    """The timeline cache names the log as it stands, not only the table's id and seq: the
+    same id and seq in another database on the same Redis, or a move written again after a
+    backup was restored, is another key (CI once showed one stage's High Card table the
+    timeline of another stage's table with the same id and seq: a 500)."""
+    from datetime import timedelta
+
+    ana, bo = make_user("ana"), make_user("bo")
+    table = end_by(new_table([ana, bo], "high-card"), "finish")
+    line = timeline.build(table)
+    assert timeline.build(Table.objects.get(pk=table.pk)).steps == line.steps  # cached
+    other = Table.objects.get(pk=table.pk)
+    other.created_at += timedelta(microseconds=1)
+    rewritten = Table.objects.get(pk=table.pk)
+    rewritten.last_event_at += timedelta(microseconds=1)
+    keys = {timeline._cache_key(t) for t in (Table.objects.get(pk=table.pk), other, rewritten)}
+    assert len(keys) == 3
+    # The other table (same id and seq) is folded from its own log, not read from the cache
+    # where the first one's timeline sits.
+    from django.core.cache import cache
+    cache.set(timeline._cache_key(Table.objects.get(pk=table.pk)), "the first table's", 60)
+    assert timeline.build(other).steps == line.steps
+    assert timeline.build(rewritten).steps == line.steps
+
+
 # Per-response CSRF tokens and the language form's "come back here" address differ.
 TOKEN = re.compile(rb'("X-CSRFToken": "|name="csrfmiddlewaretoken" value="|name="next" type="hidden" value=")[^"]*')
 
