@@ -13,6 +13,7 @@ from typing import MutableSequence, Sequence, TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
 _GAMMA = 0x9E3779B97F4A7C15
 
 
@@ -55,12 +56,18 @@ class Rng:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        # Rejection sampling keeps the result exactly uniform.
-        limit = (1 << 64) - ((1 << 64) % n)
+        # Rejection sampling keeps the result exactly uniform. `next64` and `_mix` written
+        # out: searches and playouts draw here hundreds of thousands of times a second.
+        limit = _TWO64 - _TWO64 % n
+        state = self.state
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self.state = state
+                return z % n
 
     def randint(self, a: int, b: int) -> int:
         """A uniform integer in [a, b], both ends included."""
@@ -71,10 +78,20 @@ class Rng:
         return (self.next64() >> 11) / float(1 << 53)
 
     def choice(self, seq: Sequence[T]) -> T:
-        """A uniformly chosen element of a non-empty sequence."""
-        if not seq:
+        """A uniformly chosen element of a non-empty sequence (`randbelow` written out)."""
+        n = len(seq)
+        if not n:
             raise IndexError("choice from an empty sequence")
-        return seq[self.randbelow(len(seq))]
+        limit = _TWO64 - _TWO64 % n
+        state = self.state
+        while True:
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self.state = state
+                return seq[z % n]
 
     def shuffle(self, items: MutableSequence) -> None:
         """Shuffle `items` in place (Fisher-Yates)."""

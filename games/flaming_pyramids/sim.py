@@ -263,23 +263,24 @@ def _next(s, seat):
 def _quiet(board, cell, t, curse, die):
     """Whether placing `t` at `cell` (already on `board`, stable before) sets nothing off."""
     r, x = cell
-    if r:
-        a, b = board.get((r - 1, x - 1)), board.get((r - 1, x + 1))
-        if not _sound(t, a, b):
-            return False
-        if curse and a is not None and b is not None and _W[t] == _W[a] == _W[b]:
-            return False
-    for u in ((r + 1, x - 1), (r + 1, x + 1)):
-        tu = board.get(u)
-        if tu is not None:
-            a, b = board.get((r, u[1] - 1)), board.get((r, u[1] + 1))
-            if not _sound(tu, a, b):
+    get = board.get
+    for c in ((r + 1, x - 1), (r + 1, x + 1), cell):
+        tc = get(c)
+        if tc is None or not c[0]:
+            continue
+        cr, cx = c
+        a, b = get((cr - 1, cx - 1)), get((cr - 1, cx + 1))
+        if a is None:
+            if not _ON1[b] & _BIT[tc]:
                 return False
-            if curse and a is not None and b is not None and _W[tu] == _W[a] == _W[b]:
+        elif b is None:
+            if not _ON1[a] & _BIT[tc]:
                 return False
+        elif not _ON2[(a, b)] & _BIT[tc] or (curse and _W[tc] == _W[a] == _W[b]):
+            return False
     inc = _INC[t]
     for c in ((r, x - 2), (r, x + 2), (r - 1, x - 1), (r - 1, x + 1), (r + 1, x - 1), (r + 1, x + 1)):
-        n = board.get(c)
+        n = get(c)
         if n is None:
             continue
         if inc:
@@ -290,15 +291,69 @@ def _quiet(board, cell, t, curse, die):
     return True
 
 
-def _run(s):
-    """The cascade driver of FlamingPyramidsRules._run, without the log."""
+def _first_event(board, cell, t, curse, die):
+    """`find_event(board, curse=curse, die=die, placed=(*cell, t) if die else None)` just
+    after `t` was placed at `cell` on a board that had no event (every turn starts on one),
+    from the neighbourhood of `cell` alone: nothing is in free air (a spot has its support
+    and the tiles above it gain one); only the tiles above `cell` and `cell` itself can
+    have become unsound or crown a trio; only an incendiary at `cell` can touch another
+    one; only fire through the placed tile can have started. None: the placement is quiet.
+    """
+    r, x = cell
+    get = board.get
+    trio = None
+    for c in ((r + 1, x - 1), (r + 1, x + 1), cell):                # scan order
+        tc = get(c)
+        if tc is None or not c[0]:
+            continue
+        cr, cx = c
+        a, b = get((cr - 1, cx - 1)), get((cr - 1, cx + 1))
+        if a is None:
+            ok = _ON1[b] & _BIT[tc]
+        elif b is None:
+            ok = _ON1[a] & _BIT[tc]
+        else:
+            ok = _ON2[(a, b)] & _BIT[tc]
+            if curse and trio is None and _W[tc] == _W[a] == _W[b]:
+                trio = c
+        if not ok:                                                  # 2. collapses
+            return ("collapse", c, [s for s in ((cr - 1, cx - 1), (cr - 1, cx + 1)) if s in board])
+    around = ((r, x - 2), (r, x + 2), (r - 1, x - 1), (r - 1, x + 1), (r + 1, x - 1), (r + 1, x + 1))
+    if _INC[t]:
+        if any(_INC.get(get(c)) for c in around):                  # 3. explosions
+            return P.explosion(board, cell)
+        if die:                                                     # 4. fire
+            cells = P.fire_tiles(board, (r, x, t))
+            if cells:
+                return ("roll", cells)
+        else:
+            burned = P.burn_set(board, cell)
+            if burned:
+                return ("fire", [cell], P.scan(burned))
+    else:
+        lit = [c for c in around if (n := get(c)) is not None and _INC[n] and _MAT[t] in _IGNITES[n]]
+        if lit:
+            if die:
+                return ("roll", P.scan(lit))
+            first = min(lit, key=_scan_key)
+            return ("fire", [first], P.scan(P.burn_set(board, first)))
+    if trio is not None:                                            # 5. curse
+        tr, tx = trio
+        return ("curse", [trio, (tr - 1, tx - 1), (tr - 1, tx + 1)])
+    return None
+
+
+def _run(s, event=None):
+    """The cascade driver of FlamingPyramidsRules._run, without the log; `event`, when
+    given, is the board's first event (`_first_event`'s)."""
     board = s.board
     cascade = s.cascade
     curse_on, die_on = s.curse, s.die
     while True:
-        event = _find_event(board, curse=curse_on, die=die_on, placed=cascade[1])
         if event is None:
-            break
+            event = _find_event(board, curse=curse_on, die=die_on, placed=cascade[1])
+            if event is None:
+                break
         curse_mode = cascade[0]
         to = _previous(s) if curse_mode else s.active
         kind = event[0]
@@ -326,6 +381,7 @@ def _run(s):
             s.out.extend(t for _c, t in out)
         if kind == "curse":
             cascade[0] = True
+        event = None
     _end_turn(s)
 
 
@@ -409,13 +465,15 @@ class Simulator:
             cell = (r, x)
             board[cell] = tile
             s.cascade = [False, (r, x, tile) if s.die else None]
-            if _quiet(board, cell, tile, s.curse, s.die):
+            event = _first_event(board, cell, tile, s.curse, s.die)
+            if event is None:
                 _end_turn(s)
-                return
-        else:
-            r, x = s.pending[0], s.pending[1]
-            P.fall(board, (r, x), move["direction"])
-            s.pending = None
+            else:
+                _run(s, event)
+            return
+        r, x = s.pending[0], s.pending[1]
+        P.fall(board, (r, x), move["direction"])
+        s.pending = None
         _run(s)
 
     @staticmethod

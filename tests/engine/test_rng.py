@@ -27,6 +27,30 @@ def test_known_values_never_change():
 KNOWN = [46, 42, 69, 54, 38, 80, 96, 78]
 
 
+def test_randbelow_and_choice_are_next64_with_rejection():
+    """`randbelow` and `choice` write `next64` out for speed: they must draw exactly what
+    the definition does (next64 until below the largest multiple of n, then modulo),
+    rejections included (n just over 2**63 rejects about half the draws, just over 2**62 a
+    quarter; a sequence's length stays below 2**63)."""
+    def reference(rng, n):
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = rng.next64()
+            if x < limit:
+                return x % n
+
+    sizes = [1, 2, 3, 6, 7, 52, 1000, 2**32 + 1, 2**62 + 1, 3 * 2**61, 2**63 + 1, 2**64 - 1]
+    for seed in range(200):
+        fast, slow = Rng.from_seed(seed), Rng.from_seed(seed)
+        for i in range(60):
+            n = sizes[(seed + i) % len(sizes)]
+            assert fast.randbelow(n) == reference(slow, n), (seed, i, n)
+            assert fast.state == slow.state
+            if n < 2**63:
+                assert fast.choice(range(n)) == reference(slow, n), (seed, i, n)
+                assert fast.state == slow.state
+
+
 def test_sequence_is_the_same_in_a_fresh_process():
     code = ("from games.engine import Rng; r = Rng.from_seed(12345); "
             "print([r.randbelow(100) for _ in range(8)]); r.shuffle(l := list(range(10))); print(l)")

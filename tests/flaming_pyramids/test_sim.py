@@ -240,3 +240,39 @@ def test_the_simulators_event_finder_gives_the_rules_answer():
                     seen.add(None if expected is None else expected[0])
     assert compared > 20_000
     assert seen == {None, "fall", "collapse", "explosion", "fire", "roll", "curse"}, seen
+
+
+def test_the_first_event_after_a_placement_is_the_rules_answer():
+    """`sim._first_event` (a placement's first event from the placed tile's neighbourhood,
+    on a board that had none) names the same event as the rules' `pyramid.find_event` for
+    every spot and a sample of tiles on boards stable under each pair of variants, and
+    `sim._quiet` says quiet exactly when it finds none. (Which of its three cells comes
+    first never decides here: two at once would need five tiles of one weight, there are
+    four, or a tile above heavier than the supporter it overhung.)"""
+    compared = 0
+    seen = set()
+    for seed in range(300):
+        rng = Rng.from_seed(f"first:{seed}")
+        for board in _event_boards(seed):
+            for curse in (False, True):
+                for die in (False, True):
+                    if P.find_event(board, curse=curse, die=die, placed=None) is not None:
+                        continue
+                    unplaced = [t for t in TILE_IDS if t not in board.values()]
+                    for r, x, _kind in P.spots(board):
+                        # every tile under a tile resting on the spot (the cases where two
+                        # cells can collapse or crown a trio at once), a sample elsewhere
+                        under = (r + 1, x - 1) in board or (r + 1, x + 1) in board
+                        for tile in unplaced if under else rng.sample(unplaced, min(6, len(unplaced))):
+                            b = dict(board)
+                            b[(r, x)] = tile
+                            expected = P.find_event(b, curse=curse, die=die,
+                                                    placed=(r, x, tile) if die else None)
+                            got = sim._first_event(b, (r, x), tile, curse, die)
+                            assert got == expected, (seed, board, (r, x, tile), curse, die)
+                            assert sim._quiet(b, (r, x), tile, curse, die) == (expected is None)
+                            assert b == {**board, (r, x): tile}
+                            compared += 1
+                            seen.add(None if expected is None else expected[0])
+    assert compared > 20_000, compared
+    assert seen == {None, "collapse", "explosion", "fire", "roll", "curse"}, seen

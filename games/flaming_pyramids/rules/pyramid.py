@@ -190,15 +190,7 @@ def later_events(board, incendiaries, trio, die, placed):
     if len(incendiaries) > 1:                                       # 3. explosions
         for cell in incendiaries:
             if any(c in board and _INC[board[c]] for c in touching(cell)):
-                group, todo = set(), [cell]
-                while todo:
-                    c = todo.pop()
-                    if c in group:
-                        continue
-                    group.add(c)
-                    todo.extend(n for n in touching(c) if n in board and _INC[board[n]])
-                blasted = {n for c in group for n in touching(c) if n in board and n not in group}
-                return ("explosion", scan(group), scan(blasted))
+                return explosion(board, cell)
     if die:                                                         # 4. fire
         if placed is not None:
             cells = fire_tiles(board, placed)
@@ -213,6 +205,20 @@ def later_events(board, incendiaries, trio, die, placed):
         r, x = trio
         return ("curse", [trio, (r - 1, x - 1), (r - 1, x + 1)])
     return None
+
+
+def explosion(board, cell):
+    """The explosion of the touching incendiaries that hold `cell` (§8.4): the group's
+    cells and the cells it blasts, each in scan order."""
+    group, todo = set(), [cell]
+    while todo:
+        c = todo.pop()
+        if c in group:
+            continue
+        group.add(c)
+        todo.extend(n for n in touching(c) if n in board and _INC[board[n]])
+    blasted = {n for c in group for n in touching(c) if n in board and n not in group}
+    return ("explosion", scan(group), scan(blasted))
 
 
 def take(board, cells):
