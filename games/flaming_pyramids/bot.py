@@ -27,6 +27,7 @@ from games.engine.patience import tired
 
 from .rules import HAND_SIZE, TILE_IDS
 from .rules import pyramid as P
+from .sim import _BIT, _ON2
 from .sim import find_event as _find_event   # the rules' answer, cheaper (its docstring)
 
 LEVELS = ("random", "fast", "strong", "expert")
@@ -125,13 +126,20 @@ FALL_NODES = 12              # fall branch points searched per candidate before 
 
 
 def _greedy_direction(board, cell):
-    """Without search: fall where the tile would be sound, else to the left."""
-    tile = board[cell]
-    for direction in (P.LEFT, P.RIGHT):
-        to = P.landing(cell, direction)
-        # Read on the board as it stands: the falling tile's own cell is a row above `to`,
-        # so neither `to` nor one of its supporters, and taking it off would change nothing.
-        if P.cell_state(board, to) in ("ground", "seated") and P.is_sound(board, to, tile):
+    """Without search: fall where the tile would be sound, else to the left.
+
+    A landing cell on the ground, or seated on two tiles that hold the falling one soundly
+    (§7, the simulator's masks). Read on the board as it stands: the falling tile's own
+    cell is a row above its landing, so neither that cell nor one of its supporters, and
+    taking it off would change nothing."""
+    r, x = cell
+    if r == 1:
+        return P.LEFT   # both landings are on the ground
+    get = board.get
+    bit = _BIT[board[cell]]
+    for direction, to in ((P.LEFT, x - 1), (P.RIGHT, x + 1)):
+        a, b = get((r - 2, to - 1)), get((r - 2, to + 1))
+        if a is not None and b is not None and _ON2[(a, b)] & bit:
             return direction
     return P.LEFT
 

@@ -71,6 +71,7 @@ ROLLOUT_CAP = 300         # decisions a rollout may take before it is scored unf
 _S = sim.SIMULATOR
 _clone, _play, _legal = _S.clone, _S.play, _S.legal_moves
 _quiet = sim._quiet
+_quiet_tiles = sim.quiet_tiles
 _GREEDY = {d: {"type": "fall", "direction": d} for d in ("left", "right")}
 
 
@@ -375,20 +376,25 @@ def _rollout_move(s, seat):
     ok = {} if ground or not size else {
         (r, x): (_SOUND_ON[(board[(r - 1, x - 1)], board[(r - 1, x + 1)])] & pool).bit_count()
         for r, x in spots}
-    for move in moves:   # the board is changed and put back: no copies
-        tile, cell = move["tile"], (move["r"], move["x"])
-        board[cell] = tile
-        if _quiet(board, cell, tile, curse, die):
+    # the quiet moves, in the moves' order (tile by tile, then spot by spot); the board is
+    # changed and put back: no copies
+    quiet_here = [_quiet_tiles(board, cell, curse) for cell in spots]
+    for tile in hand:
+        bit = _BIT[tile]
+        for cell, row, quiet in zip(spots, rows, quiet_here):
+            if not quiet & bit:
+                continue
+            board[cell] = tile
             if not cell[0] or not size:
                 danger = _danger(board, pool, size, hand_size)
             elif ground:
                 danger = 0.0
             else:
                 danger = _danger_above(board, cell, ok, pool, size, hand_size)
+            del board[cell]
             value = _DANGER2 * danger + _SHED[tile]
             if best is None or value > best[0] + 1e-9:
-                best = (value, move)
-        del board[cell]
+                best = (value, row[tile])
     if best is not None:
         return best[1]
     ctx = bot._Ctx(s.active, s.players, curse, die)
@@ -396,7 +402,7 @@ def _rollout_move(s, seat):
     def term(b):
         return _DANGER2 * _danger(b, pool, size, hand_size)
 
-    base = _Watch(board, curse)
+    base = _Watch.on_stable(board, curse)   # a turn's start: no event on the board
     for move in moves:   # none is quiet: every cascade, its falls greedy
         tile, cell = move["tile"], (move["r"], move["x"])
         w = base.copy()
@@ -432,6 +438,16 @@ class _Watch:
         for cell in board:
             self._check(cell)
 
+    @classmethod
+    def on_stable(cls, board, curse):
+        """The watch of a board with no event (every turn starts on one): nothing in free
+        air, unsound or crowning a trio, so only the incendiaries need finding."""
+        w = cls.__new__(cls)
+        w.board, w.curse = dict(board), curse
+        w.free, w.unsound, w.trio = set(), set(), set()
+        w.inc = {c for c, t in board.items() if _INC[t]}
+        return w
+
     def copy(self):
         w = _Watch.__new__(_Watch)
         w.board, w.curse = dict(self.board), self.curse
@@ -439,18 +455,21 @@ class _Watch:
         return w
 
     def _check(self, cell):
-        self.free.discard(cell)
-        self.unsound.discard(cell)
-        self.trio.discard(cell)
-        board = self.board
-        t = board.get(cell)
+        free, unsound, trio = self.free, self.unsound, self.trio
+        free.discard(cell)
+        unsound.discard(cell)
+        trio.discard(cell)
         r, x = cell
-        if t is None or not r:
+        if not r:
             return
-        a, b = board.get((r - 1, x - 1)), board.get((r - 1, x + 1))
+        get = self.board.get
+        t = get(cell)
+        if t is None:
+            return
+        a, b = get((r - 1, x - 1)), get((r - 1, x + 1))
         if a is None:
             if b is None:
-                self.free.add(cell)
+                free.add(cell)
                 return
             ok = _ON1[b] & _BIT[t]
         elif b is None:
@@ -458,9 +477,9 @@ class _Watch:
         else:
             ok = _ON2[(a, b)] & _BIT[t]
             if self.curse and _W[t] == _W[a] == _W[b]:
-                self.trio.add(cell)
+                trio.add(cell)
         if not ok:
-            self.unsound.add(cell)
+            unsound.add(cell)
 
     def _changed(self, cell):
         """`cell` got or lost its tile: it and the two cells resting on it (an empty cell

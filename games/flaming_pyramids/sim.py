@@ -48,6 +48,16 @@ _later_events = P.later_events
 _BIT = {t: 1 << i for i, t in enumerate(TILE_IDS)}
 _ON2 = {(a, b): sum(_BIT[t] for t in TILE_IDS if _sound(t, a, b)) for a in TILE_IDS for b in TILE_IDS}
 _ON1 = {a: sum(_BIT[t] for t in TILE_IDS if _sound(t, a, None)) for a in TILE_IDS}
+# The same read from above (§7 is symmetric in the two supporters): bit t of _HOLDS2[(u, a)]
+# is set when tile u is sound on a and t, of _HOLDS1[u] when u is sound overhanging t alone.
+_HOLDS2 = {(u, a): sum(_BIT[t] for t in TILE_IDS if _sound(u, a, t)) for u in TILE_IDS for a in TILE_IDS}
+_HOLDS1 = {u: sum(_BIT[t] for t in TILE_IDS if _sound(u, t, None)) for u in TILE_IDS}
+_ALL = sum(_BIT.values())
+_OF_WEIGHT = {w: sum(_BIT[t] for t in TILE_IDS if _W[t] == w) for w in set(_W.values())}
+_INCENDIARY = sum(_BIT[t] for t in TILE_IDS if _INC[t])
+# §8.5: the tiles incendiary n sets alight, and the incendiaries that set n alight
+_LIT_BY = {n: sum(_BIT[t] for t in TILE_IDS if _MAT[t] in _IGNITES[n]) for n in TILE_IDS}
+_LIGHTING = {n: sum(_BIT[t] for t in TILE_IDS if _INC[t] and _MAT[n] in _IGNITES[t]) for n in TILE_IDS}
 
 
 def find_event(board, *, curse=False, die=False, placed=None):
@@ -260,35 +270,46 @@ def _next(s, seat):
     return nxt
 
 
-def _quiet(board, cell, t, curse, die):
-    """Whether placing `t` at `cell` (already on `board`, stable before) sets nothing off."""
+def quiet_tiles(board, cell, curse):
+    """The tiles that, placed at `cell` on a board with no event, would set nothing off,
+    as a bit mask (`_BIT`): `_quiet` for every tile at once. The tile at `cell`, if any,
+    is not read. A spot's own supporters must hold the tile soundly without crowning a
+    trio; each tile resting on the spot must stand soundly, without a trio, on the tile
+    and its other supporter; no touching incendiary may set the tile alight, and an
+    incendiary tile must touch no incendiary and nothing it sets alight."""
     r, x = cell
     get = board.get
-    for c in ((r + 1, x - 1), (r + 1, x + 1), cell):
-        tc = get(c)
-        if tc is None or not c[0]:
-            continue
-        cr, cx = c
-        a, b = get((cr - 1, cx - 1)), get((cr - 1, cx + 1))
+    ok = _ALL
+    if r:
+        a, b = get((r - 1, x - 1)), get((r - 1, x + 1))
         if a is None:
-            if not _ON1[b] & _BIT[tc]:
-                return False
+            ok = _ON1[b]
         elif b is None:
-            if not _ON1[a] & _BIT[tc]:
-                return False
-        elif not _ON2[(a, b)] & _BIT[tc] or (curse and _W[tc] == _W[a] == _W[b]):
-            return False
-    inc = _INC[t]
+            ok = _ON1[a]
+        else:
+            ok = _ON2[(a, b)]
+            if curse and _W[a] == _W[b]:
+                ok &= ~_OF_WEIGHT[_W[a]]
+    for above, other in (((r + 1, x - 1), (r, x - 2)), ((r + 1, x + 1), (r, x + 2))):
+        u = get(above)
+        if u is not None:
+            a = get(other)
+            if a is None:
+                ok &= _HOLDS1[u]
+            else:
+                ok &= _HOLDS2[(u, a)]
+                if curse and _W[u] == _W[a]:
+                    ok &= ~_OF_WEIGHT[_W[u]]
     for c in ((r, x - 2), (r, x + 2), (r - 1, x - 1), (r - 1, x + 1), (r + 1, x - 1), (r + 1, x + 1)):
         n = get(c)
-        if n is None:
-            continue
-        if inc:
-            if _INC[n] or _MAT[n] in _IGNITES[t]:
-                return False
-        elif _INC[n] and _MAT[t] in _IGNITES[n]:
-            return False
-    return True
+        if n is not None:
+            ok &= ~(_INCENDIARY | _LIT_BY[n]) if _INC[n] else ~_LIGHTING[n]
+    return ok
+
+
+def _quiet(board, cell, t, curse, die):
+    """Whether placing `t` at `cell` (already on `board`, stable before) sets nothing off."""
+    return bool(quiet_tiles(board, cell, curse) & _BIT[t])
 
 
 def _first_event(board, cell, t, curse, die):

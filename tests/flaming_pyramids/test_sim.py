@@ -276,3 +276,29 @@ def test_the_first_event_after_a_placement_is_the_rules_answer():
                             seen.add(None if expected is None else expected[0])
     assert compared > 20_000, compared
     assert seen == {None, "collapse", "explosion", "fire", "roll", "curse"}, seen
+
+
+def test_the_greedy_fall_is_the_first_sound_landing():
+    """`bot._greedy_direction` (the fall the fast level and the expert's rollouts take
+    without search; it reads soundness from the simulator's masks) is the rules' reading:
+    the first landing, left then right, that is on the ground or seated and sound, else
+    left; for every tile of every board a cascade search meets."""
+    def reference(board, cell):
+        tile = board[cell]
+        for direction in (P.LEFT, P.RIGHT):
+            to = P.landing(cell, direction)
+            if P.cell_state(board, to) in ("ground", "seated") and P.is_sound(board, to, tile):
+                return direction
+        return P.LEFT
+
+    checked = 0
+    rights = 0
+    for seed in range(150):
+        for board in _event_boards(seed):
+            for cell in board:
+                if cell[0]:
+                    want = reference(board, cell)
+                    assert bot._greedy_direction(board, cell) == want, (seed, board, cell)
+                    checked += 1
+                    rights += want == P.RIGHT
+    assert checked > 20_000 and rights > 1_000, (checked, rights)
