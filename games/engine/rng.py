@@ -78,20 +78,10 @@ class Rng:
         return (self.next64() >> 11) / float(1 << 53)
 
     def choice(self, seq: Sequence[T]) -> T:
-        """A uniformly chosen element of a non-empty sequence (`randbelow` written out)."""
-        n = len(seq)
-        if not n:
+        """A uniformly chosen element of a non-empty sequence."""
+        if not seq:
             raise IndexError("choice from an empty sequence")
-        limit = _TWO64 - _TWO64 % n
-        state = self.state
-        while True:
-            state = (state + _GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z < limit:
-                self.state = state
-                return seq[z % n]
+        return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: MutableSequence) -> None:
         """Shuffle `items` in place (Fisher-Yates)."""

@@ -28,8 +28,8 @@ KNOWN = [46, 42, 69, 54, 38, 80, 96, 78]
 
 
 def test_randbelow_and_choice_are_next64_with_rejection():
-    """`randbelow` and `choice` write `next64` out for speed: they must draw exactly what
-    the definition does (next64 until below the largest multiple of n, then modulo),
+    """`randbelow` writes `next64` out for speed (and `choice` draws through it): they must
+    draw exactly what the definition does (next64 until below the largest multiple of n, then modulo),
     rejections included (n just over 2**63 rejects about half the draws, just over 2**62 a
     quarter; a sequence's length stays below 2**63)."""
     def reference(rng, n):
