@@ -111,16 +111,18 @@ def match(a, b, games, first_seed, **strong):
     return wins
 
 
+# Smoke matches (the bench measures the real rates): 100/100 and 19/20 on these seeds when
+# cut from 200 and 30 games on 2026-12-07, for the suite's 15 minutes.
 @pytest.mark.slow
 def test_strong_beats_random():
-    wins = match("strong", "random", 200, 10_000, samples=1)
-    assert wins >= 180, f"strong won {wins}/200 against random"
+    wins = match("strong", "random", 100, 10_000, samples=1)
+    assert wins >= 90, f"strong won {wins}/100 against random"
 
 
 @pytest.mark.slow
 def test_strong_beats_fast():
-    wins = match("strong", "fast", 30, 20_000, samples=1)
-    assert wins >= 20, f"strong won {wins}/30 against fast"
+    wins = match("strong", "fast", 20, 20_000, samples=1)
+    assert wins >= 13, f"strong won {wins}/20 against fast"
 
 
 @pytest.mark.slow
