@@ -48,7 +48,9 @@ export CELERY_QUEUE="boardgames-test-$$"
 # two, beside two niced bench processes).
 WORKERS=${TEST_WORKERS:-2}
 parallel=()
-if [ "$WORKERS" -gt 1 ]; then parallel=(-n "$WORKERS" --dist load); fi
+# worksteal: a worker that runs out takes tests queued for another, so the stage ends when
+# the work does; the long tests are queued first (tests/conftest.py)
+if [ "$WORKERS" -gt 1 ]; then parallel=(-n "$WORKERS" --dist worksteal); fi
 
 status=0
 # Each stage lists its 15 slowest tests: the whole run must stay under 15 minutes on a

@@ -33,8 +33,11 @@ _close_pool_before_dropping_the_test_database()
 
 def pytest_collection_modifyitems(config, items):
     # Browser tests keep an event loop running: they go last (and scripts/test.sh
-    # runs them in their own pytest process).
-    items.sort(key=lambda item: 1 if item.get_closest_marker("browser") else 0)
+    # runs them in their own pytest process). The long ones (marked slow) go first, so
+    # that on several workers (scripts/test.sh: --dist worksteal) none is left running
+    # alone at the end while the other workers wait.
+    items.sort(key=lambda item: (1 if item.get_closest_marker("browser") else 0,
+                                 0 if item.get_closest_marker("slow") else 1))
 
 
 def uses_postgres() -> bool:

@@ -216,7 +216,9 @@ SCHEMATHESIS_CHECKS = ("not_a_server_error,status_code_conformance,content_type_
 @pytest.mark.timeout(600)
 def test_schemathesis_finds_no_failures_in_the_openapi_schema(site, make_user, token_for,
                                                               tmp_path):
-    """Bounded: a fixed seed, at most 15 examples per operation and 60 s of fuzzing."""
+    """Bounded: a fixed seed, at most 15 examples per operation and 35 s of fuzzing (60 s
+    until 2026-12-07: on the slowest machine so far it ran to that cap, and the whole suite
+    to 16 minutes)."""
     ana, bo = make_user("ana"), make_user("bo")
     actions.check_create_table(creator=ana, game="high-card", players=2)
     table = actions.check_create_table(creator=bo, game="gizmos", players=2, bots={1: "fast"})
@@ -226,7 +228,7 @@ def test_schemathesis_finds_no_failures_in_the_openapi_schema(site, make_user, t
                "-H", f"Authorization: Bearer {token_for(ana)}",
                "--exclude-path", "/api/v1/stream",  # endless by design: tests above
                "--checks", SCHEMATHESIS_CHECKS, "--phases", "examples,coverage,fuzzing",
-               "--max-examples", "15", "--max-time", "60", "--seed", "20261201",
+               "--max-examples", "15", "--max-time", "35", "--seed", "20261201",
                "--workers", "1", "--request-timeout", "30", "--generation-database", "none",
                "--no-color", "--report", "junit", "--report-dir", str(tmp_path)]
     try:

@@ -315,6 +315,7 @@ class Month:
         self.record_episodes()
 
 
+@pytest.mark.slow
 def test_a_month_at_the_tables(mailserver, settings):  # noqa: F811 - the fixture
     # CI plays one fixed month; SIM_SEED=N replays another, SIM_SEED=random draws one.
     # (A drawn month can be one where, say, no mail falls in the outage: the test then
