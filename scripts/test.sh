@@ -38,6 +38,12 @@ export REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/14}
 export CHANNELS_PREFIX="asgi-test-$$"
 export CELERY_QUEUE="boardgames-test-$$"
 
+# Let Python cache compiled modules (__pycache__, ignored by git): where the environment
+# sets PYTHONDONTWRITEBYTECODE, as these machines do, every pytest process, xdist worker,
+# server and Celery worker compiled the project from source again (collecting the suite:
+# 10.6 s without the cache, 4.5 s with it).
+unset PYTHONDONTWRITEBYTECODE
+
 "$BIN/python" manage.py compilemessages --ignore=.venv >/dev/null
 
 # Three stages: most tests on TEST_WORKERS workers (pytest-xdist deals tests out as workers

@@ -92,6 +92,7 @@ def switch_to_spanish(page):
     expect(page.locator("html")).to_have_attribute("lang", "es")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", ["desktop", "phone-es"])
 def test_no_serious_axe_violation_on_any_page_kind(new_context, live_server_asgi, shots_dir,
                                                    size):

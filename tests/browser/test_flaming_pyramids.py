@@ -52,6 +52,7 @@ def form_button(page: Page, move: dict):
     return form.locator("button")
 
 
+@pytest.mark.slow
 def test_a_whole_six_player_flaming_pyramids_game_on_a_phone(new_context, live_server_asgi,
                                                              shots_dir):
     from games.tables.models import Table

@@ -37,6 +37,7 @@ def next_button(page: Page):
     return page.locator("#play-area form.move-form button").first
 
 
+@pytest.mark.slow
 def test_a_whole_gizmos_game_against_a_bot_on_a_phone(new_context, live_server_asgi, shots_dir):
     from games.tables.models import Table
 
