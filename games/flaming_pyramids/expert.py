@@ -286,7 +286,7 @@ def _rollout(s, cap):
 # reads the sampled state as the seat would see it (its own hand, the tiles it cannot
 # locate) and never another hand.
 _BIT = sim._BIT
-_ALL = (1 << len(TILE_IDS)) - 1
+_ALL = sim._ALL
 # the tiles sound on a and b (the simulator's mask), less a and b themselves
 _SOUND_ON = {(a, b): m & ~(_BIT[a] | _BIT[b]) for (a, b), m in sim._ON2.items()}
 _SHED = {t: bot.SHED_WEIGHT * DIFFICULTY[t] for t in TILE_IDS}
