@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 
 import pytest
 from django.utils import translation
@@ -17,17 +18,21 @@ from games.tables.models import Table
 from games.tables.replay import current_state
 
 from .helpers import RULES
-from tests.pages import client_for, forms_in, page, post_form
+from tests.pages import client_for, fixed_seed, forms_in, page, post_form
 
 CARD_ID = re.compile(r"L[0-3]-[0-9]{2}")
 LOG_KINDS = {"start", "turn", "file", "pick", "build", "row_refill", "research", "research_draw",
              "decline", "research_end", "use", "stop", "pass", "end_triggered", "end_turn", "game_end"}
 
 
-def humans_table(make_user, players: int) -> tuple[Table, dict[int, object]]:
-    """A running table of people only; returns it and position -> user."""
+def humans_table(make_user, players: int, seed: int | None = None) -> tuple[Table, dict[int, object]]:
+    """A running table of people only; returns it and position -> user.
+
+    The seed is drawn at random unless given; a failing secrecy check prints it, and
+    `seed=` replays that game."""
     users = [make_user(f"p{i}") for i in range(players)]
-    table = actions.check_create_table(creator=users[0], game="gizmos", players=players)
+    with fixed_seed(secrets.randbits(62) if seed is None else seed):
+        table = actions.check_create_table(creator=users[0], game="gizmos", players=players)
     for user in users[1:]:
         actions.check_join_table(table_id=table.pk, user=user)
     table.refresh_from_db()
@@ -51,11 +56,32 @@ def seen_ids(html: str) -> set[str]:
     return set(CARD_ID.findall(html)) & set(CARDS)
 
 
+def where(state: dict, cid: str) -> str:
+    """Where a card is in `state`, in words (for a failure's message)."""
+    places = [f"level {lvl} deck, {deck.index(cid)} from the top of {len(deck)}"
+              for lvl, deck in state["decks"].items() if cid in deck]
+    places += [f"level {lvl} display" for lvl, row in state["display"].items() if cid in row]
+    places += [name for name in ("removed", "box") if cid in state[name]]
+    places += [f"seat {q}'s {part}" for q, p in enumerate(state["seats"])
+               for part in ("gizmos", "archive") if cid in p[part]]
+    if state["research"] and cid in state["research"]["cards"]:
+        places.append(f"seat {state['current']}'s research")
+    return " and ".join(places) or "nowhere"
+
+
 def assert_no_secrets(table, state, pages: dict) -> None:
     """`pages`: seat (None for a spectator) -> html."""
+    # The pages must show the state the secrets were read from: nothing moved meanwhile.
+    seq = table.seq
+    table.refresh_from_db()
+    assert table.seq == seq, f"table {table.pk} moved from seq {seq} to {table.seq} under the pages"
     for seat, html in pages.items():
         leak = seen_ids(html) & secrets_for(state, seat)
-        assert not leak, f"seat {seat} sees hidden cards {sorted(leak)}"
+        assert not leak, (
+            f"seat {seat} sees hidden cards {sorted(leak)} (table seed {table.seed}, seq "
+            f"{table.seq}, {state['players']} players, phase {state['phase']}, seat "
+            f"{state['current']} to move; "
+            + "; ".join(f"{cid}: {where(state, cid)}" for cid in sorted(leak)) + ")")
         if state["research"] and seat != state["current"]:
             for cid in state["research"]["cards"]:
                 assert f'data-card="{cid}"' not in html

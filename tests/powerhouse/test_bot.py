@@ -146,3 +146,33 @@ def test_strength_over_seeded_two_player_games():
     wins, games = results["fast"]
     assert wins > 0.5 * games
     assert slowest < 2.0
+
+
+def test_remembered_reaction_values_are_the_computed_ones(monkeypatch):
+    """The fast draw's remembered reaction values (bot._reaction_value) equal a fresh
+    computation from the networks, the seat and the centre alone (a state holding nothing
+    else), also once the table has been emptied for being full."""
+    monkeypatch.setattr(bot, "REACTION_VALUES_MAX", 50)
+    monkeypatch.setattr(bot, "_reaction_values", {})
+    checked = 0
+    for players, seed in ((2, 41), (3, 42), (5, 43)):
+        s = RULES.new_game(players=players, seed=seed)
+        rng = Rng.from_seed(seed)
+        while game.to_move(s) and s["turn"] <= 60:
+            seat = min(game.to_move(s))
+            legal = RULES.legal_moves(s, seat)
+            if s["phase"] == "draw":
+                nets = [list(n) for n in s["networks"]]
+                bare = {"centre": s["centre"]}   # nothing else of the state may be read
+                for t in range(len(nets[seat])):
+                    nets[seat][t] += 1
+                    for _ in range(2):   # computed, then (usually) remembered
+                        assert bot._reaction_value(s, nets, seat) == \
+                            bot._fast_reaction_value(bare, nets, seat)
+                    nets[seat][t] -= 1
+                    checked += 1
+                assert nets == s["networks"]
+                assert len(bot._reaction_values) <= 50
+            s = game.copy_state(s)
+            game.play(s, seat, bot.choose(RULES.view(s, seat), legal, level="fast", rng=rng))
+    assert checked > 500
