@@ -327,7 +327,7 @@ def _best_turn(board, hand, seat, players, opts, memos):
     spots = P.spots(board)
     best = None
     loud = []
-    for tile in sorted(set(hand), key=lambda t: -DIFFICULTY[t]):
+    for tile in sorted(set(hand), key=lambda t: (-DIFFICULTY[t], t)):   # ids break ties
         for r, x, _k in spots:
             b = dict(board)
             b[(r, x)] = tile
