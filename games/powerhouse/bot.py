@@ -252,10 +252,12 @@ def _outcome_value(s: dict, nets, me: int, centre: int) -> float:
     return _fast_value(s, nets, me, centre)
 
 
-def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool) -> tuple[float, int | None]:
-    """Best (value, take) after `me` gives one `t` to `to` (nets changed and restored)."""
+def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool,
+                   dists=None) -> tuple[float, int | None]:
+    """Best (value, take) after `me` gives one `t` to `to` (nets changed and restored);
+    `dists`: every network's `distance`, if known (only the others than `me`'s and `to`'s
+    are read)."""
     mine, theirs = nets[me], nets[to]
-    centre = s["centre"]
     mine[t] -= 1
     theirs[t] += 1
     try:
@@ -263,12 +265,19 @@ def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool) -> tupl
             return WIN, None
         if is_clean(theirs):
             return -WIN, None
-        best_value = _fast_value(s, nets, me, centre)
+        # `_fast_value(s, nets, me, centre)` as the take below changes only `mine` and
+        # `theirs`: the other seats' nearest distance is found once (the same float)
+        if dists is None:
+            dists = [distance(net) for net in nets]
+        rest = [dists[o] for o in range(len(nets)) if o != me and o != to]
+        rest = min(rest) if rest else None
+        d_me, d_theirs = distance(mine), distance(theirs)
+        best_value = -float(d_me) + FAST_OPP_WEIGHT * (
+            d_theirs if rest is None or d_theirs < rest else rest)
         best_take = None
         if not takes:
             return best_value, None
-        d_me = distance(mine)
-        open_take = distance(theirs) <= 2  # near a win: a take may be worth it to deny them
+        open_take = d_theirs <= 2  # near a win: a take may be worth it to deny them
         for u in range(NTYPES):
             held = theirs[u] - (u == t)
             if held <= 0 or is_protected(theirs, u):
@@ -277,7 +286,12 @@ def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool) -> tupl
                 continue  # the take would not bring us nearer
             theirs[u] -= 1
             mine[u] += 1
-            value = WIN if is_clean(mine) else _fast_value(s, nets, me, centre)
+            if is_clean(mine):
+                value = WIN
+            else:
+                d = distance(theirs)
+                value = -float(distance(mine)) + FAST_OPP_WEIGHT * (
+                    d if rest is None or d < rest else rest)
             theirs[u] += 1
             mine[u] -= 1
             if value > best_value:
@@ -290,10 +304,11 @@ def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool) -> tupl
 
 def _best_give(s: dict, nets, me: int, t: int, takes: bool) -> tuple[float, int, int | None]:
     best = None
+    dists = [distance(net) for net in nets]   # the receivers' own are not read
     for to in range(len(nets)):
         if to == me:
             continue
-        value, take = _give_and_take(s, nets, me, t, to, takes)
+        value, take = _give_and_take(s, nets, me, t, to, takes, dists)
         if best is None or value > best[0]:
             best = (value, to, take)
     return best
