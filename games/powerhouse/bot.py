@@ -265,19 +265,25 @@ def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool,
             return WIN, None
         if is_clean(theirs):
             return -WIN, None
-        # `_fast_value(s, nets, me, centre)` as the take below changes only `mine` and
-        # `theirs`: the other seats' nearest distance is found once (the same float)
+        # the takes below change only `mine` and `theirs`: the other seats' nearest
+        # distance is found once
         if dists is None:
             dists = [distance(net) for net in nets]
         rest = [dists[o] for o in range(len(nets)) if o != me and o != to]
         rest = min(rest) if rest else None
-        d_me, d_theirs = distance(mine), distance(theirs)
-        best_value = -float(d_me) + FAST_OPP_WEIGHT * (
-            d_theirs if rest is None or d_theirs < rest else rest)
+
+        def value_now() -> float:
+            """`_fast_value(s, nets, me, centre)`, the same float."""
+            d = distance(theirs)
+            nearest = d if rest is None or d < rest else rest
+            return -float(distance(mine)) + FAST_OPP_WEIGHT * nearest
+
+        best_value = value_now()
         best_take = None
         if not takes:
             return best_value, None
-        open_take = d_theirs <= 2  # near a win: a take may be worth it to deny them
+        d_me = distance(mine)
+        open_take = distance(theirs) <= 2  # near a win: a take may be worth it to deny them
         for u in range(NTYPES):
             held = theirs[u] - (u == t)
             if held <= 0 or is_protected(theirs, u):
@@ -286,12 +292,7 @@ def _give_and_take(s: dict, nets, me: int, t: int, to: int, takes: bool,
                 continue  # the take would not bring us nearer
             theirs[u] -= 1
             mine[u] += 1
-            if is_clean(mine):
-                value = WIN
-            else:
-                d = distance(theirs)
-                value = -float(distance(mine)) + FAST_OPP_WEIGHT * (
-                    d if rest is None or d < rest else rest)
+            value = WIN if is_clean(mine) else value_now()
             theirs[u] += 1
             mine[u] -= 1
             if value > best_value:
