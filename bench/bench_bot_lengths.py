@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_bot_lengths.py [--games N] [--game SLUG]
         [--expert] [--only a:b,c:d] [--budget ITERATIONS] [--players N] [--first N]
+        [--progress N]
 
 Plays N seeded 2-player games per pairing of bot levels (default 2,000 for
 Powerhouse, 200 for the slower games), seats alternating, and prints per pairing
@@ -12,6 +13,8 @@ The expert is in the pairings with --expert (or named in --only); it is dear, so
 its games are usually played at a reduced --budget (iterations per decision),
 printed with the line. --players N plays N-seat games instead: a pairing's two levels
 alternate round the table (a, b, a, b, a at five), rotating one seat a game.
+--progress N prints a running line every N games (games so far, longest, unfinished), so
+a long run stopped early still says what it played.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from games.engine.botplay import DECISION_BOUNDS, bot_module, play  # noqa: E402
 
 FIRST = 0   # --first N: games N.. (split a run over processes)
 PLAYERS = 2  # --players N
+PROGRESS = 0  # --progress N
 DEFAULT_GAMES = {"powerhouse": 2000, "gizmos": 200, "flaming-pyramids": 200}
 
 
@@ -55,6 +59,9 @@ def lengths(game: str, pairing: tuple[str, str], games: int, budget: int | None 
         result = play(game, levels, 100_000 + g, bound=bound, choose=choose)
         n.append(result.decisions)
         hit += not result.finished
+        if PROGRESS and len(n) % PROGRESS == 0 and len(n) < games:
+            print(f"  ... {pairing[0]} vs {pairing[1]}: games {FIRST}-{g}, longest {max(n):,} "
+                  f"decisions, unfinished {hit} ({time.perf_counter() - start:.0f} s)", flush=True)
     n.sort()
     p99 = n[min(len(n) - 1, int(len(n) * 0.99))]
     part = f" (games {FIRST}-{FIRST + games - 1})" if FIRST else ""
@@ -73,9 +80,12 @@ if __name__ == "__main__":
     parser.add_argument("--budget", type=int, help="the expert's iterations per decision")
     parser.add_argument("--first", type=int, default=0, help="start at this game")
     parser.add_argument("--players", type=int, default=2, help="seats per game")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print a running line every N games")
     args = parser.parse_args()
     FIRST = args.first
     PLAYERS = args.players
+    PROGRESS = args.progress
     only = {tuple(p.split(":")) for p in args.only.split(",")} if args.only else None
     for game in ([args.game] if args.game else sorted(DECISION_BOUNDS)):
         chosen = pairings(game, expert=True) if only else pairings(game, args.expert)
