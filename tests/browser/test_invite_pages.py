@@ -32,7 +32,11 @@ def test_landing_lobby_and_rules_on_a_spanish_phone(new_context, live_server_asg
     expect(page.locator("[data-testid=showcase] img")).to_have_count(3)
     for img in page.locator("[data-testid=showcase] img").all():
         img.scroll_into_view_if_needed()
-        assert img.evaluate("i => i.complete && i.naturalWidth > 0"), "a game picture did not load"
+        # scrolling starts the load, it does not wait for it (a loaded picture read as "not
+        # complete" once in CI); wait until the browser is done with it, then a broken
+        # picture (complete, no width) still fails
+        page.wait_for_function("i => i.complete", arg=img.element_handle(), timeout=10_000)
+        assert img.evaluate("i => i.naturalWidth > 0"), "a game picture did not load"
     fits(page)
     page.screenshot(path=str(shots_dir / "landing-phone-es.png"), full_page=True)
 
