@@ -111,21 +111,11 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
         self.page_id = ""
         self.group = f"table-{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self._membership = asyncio.ensure_future(self._keep_membership())
+        self._membership = asyncio.ensure_future(
+            live.keep_membership(self.channel_layer, self.group, self.channel_name))
         await self.accept()
         # Connecting alone is no sign of the player (a hidden tab reconnects by
         # itself): only heartbeats, sent while the tab is visible and used, are.
-
-    async def _keep_membership(self) -> None:
-        """Re-join the group well within the layer's group_expiry (kept short so that a
-        crashed process's channels leave the groups soon); an open page stays in."""
-        expiry = getattr(self.channel_layer, "group_expiry", 86400)
-        while True:
-            await asyncio.sleep(max(5.0, expiry / 3))
-            try:
-                await self.channel_layer.group_add(self.group, self.channel_name)
-            except Exception:  # noqa: BLE001 - Redis down: try again next round
-                log.warning("could not renew group membership of %s", self.channel_name)
 
     async def disconnect(self, code):
         membership = getattr(self, "_membership", None)

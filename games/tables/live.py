@@ -72,6 +72,25 @@ async def run(fn: Callable, *args, **kwargs) -> Any:
     return await loop.run_in_executor(executor(), lambda: _with_connection(fn, *args, **kwargs))
 
 
+# -- group membership ------------------------------------------------------------
+
+async def keep_membership(layer, group: str, channel: str) -> None:
+    """Re-join `group` well within the layer's group_expiry, for as long as the socket is
+    open (run as a task; cancel it on disconnect).
+
+    The expiry is kept short (settings.CHANNELS_GROUP_EXPIRY) so that a crashed process's
+    channels leave the groups soon; without this an open page would silently drop out of
+    its group after that long, and a dashboard left open for a day would stop counting
+    turns. Redis down: try again next round."""
+    expiry = getattr(layer, "group_expiry", 86400)
+    while True:
+        await asyncio.sleep(max(1.0, expiry / 3))
+        try:
+            await layer.group_add(group, channel)
+        except Exception:  # noqa: BLE001 - Redis down: try again next round
+            log.warning("could not renew group membership of %s in %s", channel, group)
+
+
 # -- the shared renders -----------------------------------------------------------
 
 CSRF_FIELD = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')

@@ -10,6 +10,7 @@ being at that table (games/tables/presence.py).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from urllib.parse import parse_qs
@@ -107,6 +108,7 @@ class PlayerConsumer(AsyncWebsocketConsumer):
     """
 
     group: str | None = None
+    _membership: asyncio.Future | None = None
 
     async def connect(self):
         user = self.scope.get("user")
@@ -120,10 +122,16 @@ class PlayerConsumer(AsyncWebsocketConsumer):
         self.seen = seen[:32] if seen.isalnum() else None
         self.group = player_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # A dashboard stays open for days: stay in the group past its expiry.
+        self._membership = asyncio.ensure_future(
+            live.keep_membership(self.channel_layer, self.group, self.channel_name))
         await self.accept()
         await self.push(None)  # catch up: a turn may have come while the page loaded
 
     async def disconnect(self, code):
+        if self._membership is not None:
+            self._membership.cancel()
+            self._membership = None
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None

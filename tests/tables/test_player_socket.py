@@ -3,6 +3,7 @@ dashboard lists and the notification, on the real channel layer."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -105,3 +106,37 @@ async def test_a_page_that_shows_older_turns_is_sent_the_current_ones_on_connect
     pushed = json.loads(await comm.receive_from(timeout=10))
     assert pushed["count"] == 1 and f"/tables/{table.pk}/" in pushed["parts"]["home-turns"]
     await comm.disconnect()
+
+
+async def test_open_pages_stay_in_their_groups_past_the_layers_group_expiry(running_table,
+                                                                              settings):
+    """A dashboard or table page stays open for days; the layer drops group members older
+    than its group_expiry (an hour in production, so that a crashed process's channels
+    leave soon). Both sockets re-join in time, and a move after the expiry still reaches
+    them. (The player socket did not re-join: an hour after loading, a page stopped
+    counting turns and showing notifications.)"""
+    from copy import deepcopy
+
+    from tests.tables.test_consumers import connect, hello, page_state
+
+    if "group_expiry" not in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
+        pytest.skip("the in-memory layer keeps no expiry worth testing")
+    layers = deepcopy(settings.CHANNEL_LAYERS)
+    layers["default"]["CONFIG"]["group_expiry"] = 2
+    settings.CHANNEL_LAYERS = layers  # channels builds a new layer with this expiry
+    table = running_table
+    waiter = await sync_to_async(lambda: table.seats.get(position=1).user)()
+    player, connected = await player_socket(waiter)
+    assert connected
+    assert json.loads(await player.receive_from(timeout=10))["count"] == 0
+    page, connected = await connect(table.pk, user=waiter)
+    assert connected
+    seq, newest, _html = await page_state(table.pk, waiter)
+    await hello(page, seq, newest)
+    assert await page.receive_nothing(timeout=1)
+    await asyncio.sleep(3.5)  # past the expiry: a member that did not re-join is dropped
+    await sync_to_async(play)(table.pk, 0, prefer="draw")
+    assert json.loads(await player.receive_from(timeout=10))["count"] == 1
+    assert "data-seq" in await page.receive_from(timeout=10)
+    await player.disconnect()
+    await page.disconnect()
