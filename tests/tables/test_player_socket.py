@@ -122,7 +122,7 @@ async def test_open_pages_stay_in_their_groups_past_the_layers_group_expiry(runn
     if "group_expiry" not in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
         pytest.skip("the in-memory layer keeps no expiry worth testing")
     layers = deepcopy(settings.CHANNEL_LAYERS)
-    layers["default"]["CONFIG"]["group_expiry"] = 2
+    layers["default"]["CONFIG"]["group_expiry"] = 4
     settings.CHANNEL_LAYERS = layers  # channels builds a new layer with this expiry
     table = running_table
     waiter = await sync_to_async(lambda: table.seats.get(position=1).user)()
@@ -134,7 +134,7 @@ async def test_open_pages_stay_in_their_groups_past_the_layers_group_expiry(runn
     seq, newest, _html = await page_state(table.pk, waiter)
     await hello(page, seq, newest)
     assert await page.receive_nothing(timeout=1)
-    await asyncio.sleep(3.5)  # past the expiry: a member that did not re-join is dropped
+    await asyncio.sleep(5.5)  # past the expiry: a member that did not re-join is dropped
     await sync_to_async(play)(table.pk, 0, prefer="draw")
     assert json.loads(await player.receive_from(timeout=10))["count"] == 1
     assert "data-seq" in await page.receive_from(timeout=10)
