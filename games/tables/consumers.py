@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429  # too many anonymous sockets from this address or on this table
+# The database or Redis failed while connecting: "try again later" (RFC 6455). Before the
+# handshake is accepted Daphne answers any close with a refusal, which the browser reports
+# as 1006; htmx's ws extension reconnects with a growing delay on either.
+CLOSE_TRY_AGAIN = 1013
 
 
 def scope_language(scope) -> str:
@@ -97,7 +101,20 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
                 await self.close(code=CLOSE_TOO_MANY)
                 return
             self.anonymous_slot = (address, self.table_id)
+        try:
+            await self._join(token)
+        except Exception:  # noqa: BLE001 - database or Redis down: the page tries again
+            log.warning("socket for table %s could not connect", self.table_id, exc_info=True)
+            self._release_slot()
+            membership = getattr(self, "_membership", None)
+            if membership is not None:
+                membership.cancel()
+            self.group = None  # a group_discard would fail alike; a stale entry expires
+            await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def _join(self, token: str | None) -> None:
         if not await live.run(_may_see, self.table_id, self.user, token):
+            self._release_slot()  # at once: not every server tells a refused socket's end
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.language = scope_language(self.scope)
@@ -117,13 +134,17 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
         # Connecting alone is no sign of the player (a hidden tab reconnects by
         # itself): only heartbeats, sent while the tab is visible and used, are.
 
+    def _release_slot(self) -> None:
+        """Give back the anonymous place this socket took (once)."""
+        if self.anonymous_slot:
+            live.anonymous_limits.release(*self.anonymous_slot)
+            self.anonymous_slot = None
+
     async def disconnect(self, code):
         membership = getattr(self, "_membership", None)
         if membership is not None:
             membership.cancel()
-        if self.anonymous_slot:
-            live.anonymous_limits.release(*self.anonymous_slot)
-            self.anonymous_slot = None
+        self._release_slot()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None

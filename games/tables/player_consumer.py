@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import live
-from .consumers import scope_language
+from .consumers import CLOSE_TRY_AGAIN, scope_language
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +120,14 @@ class PlayerConsumer(AsyncWebsocketConsumer):
         seen = (query.get("seen") or [""])[0]
         # What the page shows; unknown (None) for a page that does not say: it is sent all.
         self.seen = seen[:32] if seen.isalnum() else None
+        try:
+            await self.channel_layer.group_add(player_group(user.pk), self.channel_name)
+        except Exception:  # noqa: BLE001 - Redis down: the page's script tries again
+            log.warning("player socket of user %s could not join its group", user.pk,
+                        exc_info=True)
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         self.group = player_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         # A dashboard stays open for days: stay in the group past its expiry.
         self._membership = asyncio.ensure_future(
             live.keep_membership(self.channel_layer, self.group, self.channel_name))

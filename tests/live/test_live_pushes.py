@@ -244,3 +244,57 @@ async def test_anonymous_sockets_are_limited_with_a_clear_close_code(running_tab
     assert ok4
     for comm in (second, player, again):
         await comm.disconnect()
+
+
+async def anonymous_socket(table_id):
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/",
+                                 headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")])
+    return comm, *(await comm.connect(timeout=10))
+
+
+async def test_a_socket_that_fails_to_connect_gives_its_anonymous_place_back(
+        running_table, make_user, settings, monkeypatch):
+    """The database or Redis fails while an anonymous page connects, or the table is not
+    theirs to see: the socket is closed and its place is given back at once. (A failed
+    check kept the place until the process restarted: a database blip with pages
+    reconnecting every few seconds locked an address, then the table's spectators, out.)"""
+    from django.db.utils import OperationalError
+
+    from games.tables import consumers
+
+    settings.WS_ANON_PER_ADDRESS = 2
+    address = "127.0.0.1"  # the communicator's client address
+
+    def database_down(*args, **kwargs):
+        raise OperationalError("the database is down")
+
+    monkeypatch.setattr(consumers, "_may_see", database_down)
+    for _ in range(3):
+        comm, ok, code = await anonymous_socket(running_table.pk)
+        assert not ok and code == consumers.CLOSE_TRY_AGAIN == 1013  # the page retries
+    assert address not in live.anonymous_limits.by_address
+    monkeypatch.undo()
+
+    async def redis_down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    layer = consumers.TableConsumer.channel_layer_alias
+    from channels.layers import get_channel_layer
+
+    monkeypatch.setattr(get_channel_layer(layer), "group_add", redis_down)
+    for _ in range(3):
+        comm, ok, code = await anonymous_socket(running_table.pk)
+        assert not ok and code == 1013
+    assert address not in live.anonymous_limits.by_address
+    monkeypatch.undo()
+
+    ana = await sync_to_async(make_user)("ana2")
+    private = await sync_to_async(actions.check_create_table)(
+        creator=ana, game="high-card", players=2, is_private=True)
+    for _ in range(3):  # not theirs to see
+        comm, ok, code = await anonymous_socket(private.pk)
+        assert not ok and code == consumers.CLOSE_FORBIDDEN
+    assert address not in live.anonymous_limits.by_address
+    comm, ok, _code = await anonymous_socket(running_table.pk)  # and all is well again
+    assert ok
+    await comm.disconnect()

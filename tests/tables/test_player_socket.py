@@ -33,6 +33,27 @@ async def test_anonymous_pages_get_no_player_socket():
     assert not connected
 
 
+async def test_a_player_socket_that_cannot_join_its_group_is_told_to_try_again(
+        running_table, monkeypatch):
+    from channels.layers import get_channel_layer
+
+    waiter = await sync_to_async(lambda: running_table.seats.get(position=1).user)()
+
+    async def redis_down(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(get_channel_layer(), "group_add", redis_down)
+    comm = WebsocketCommunicator(application, "/ws/me/", headers=[
+        HOST, ORIGIN, (b"cookie", await sync_to_async(session_cookie)(waiter))])
+    connected, code = await comm.connect(timeout=10)
+    assert not connected and code == 1013  # player-live.js reconnects on all but 4403
+    monkeypatch.undo()
+    comm, connected = await player_socket(waiter)
+    assert connected
+    assert json.loads(await comm.receive_from(timeout=10))["count"] == 0
+    await comm.disconnect()
+
+
 async def test_a_table_that_becomes_my_turn_updates_every_page_and_notifies(running_table):
     table = running_table
     waiter = await sync_to_async(lambda: table.seats.get(position=1).user)()
