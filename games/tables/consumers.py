@@ -78,7 +78,7 @@ def _current_seq(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()
 
 
-class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
+class TableConsumer(live.LeavesCleanly, ChatConsumerMixin, AsyncWebsocketConsumer):
     """One open table page. Receives `table.changed` (ids and seq only) and pushes the difference."""
 
     group: str | None = None
@@ -105,11 +105,7 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
             await self._join(token)
         except Exception:  # noqa: BLE001 - database or Redis down: the page tries again
             log.warning("socket for table %s could not connect", self.table_id, exc_info=True)
-            self._release_slot()
-            membership = getattr(self, "_membership", None)
-            if membership is not None:
-                membership.cancel()
-            self.group = None  # a group_discard would fail alike; a stale entry expires
+            await self.leave()
             await self.close(code=CLOSE_TRY_AGAIN)
 
     async def _join(self, token: str | None) -> None:
@@ -141,13 +137,21 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
             self.anonymous_slot = None
 
     async def disconnect(self, code):
+        await self.leave()
+
+    async def leave(self) -> None:
+        """Stop renewing, give back the anonymous place, leave the group (once)."""
         membership = getattr(self, "_membership", None)
         if membership is not None:
             membership.cancel()
+            self._membership = None
         self._release_slot()
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        group, self.group = self.group, None
+        if group:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # noqa: BLE001 - Redis down: the entry expires by itself
+                log.warning("could not leave group %s", group, exc_info=True)
 
     # -- messages from the page ------------------------------------------------------
 
@@ -163,7 +167,11 @@ class TableConsumer(ChatConsumerMixin, AsyncWebsocketConsumer):
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
         if handler is None:
             handler = self.on_heartbeat
-        await handler(message if isinstance(message, dict) else {})
+        try:
+            await handler(message if isinstance(message, dict) else {})
+        except Exception:  # noqa: BLE001 - database down: the page's next message retries
+            log.warning("socket message %r on table %s failed", kind, self.table_id,
+                        exc_info=True)
 
     async def on_heartbeat(self, message: dict) -> None:
         """The page sends one while its tab is visible and used (and at once when a

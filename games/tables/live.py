@@ -91,6 +91,25 @@ async def keep_membership(layer, group: str, channel: str) -> None:
             log.warning("could not renew group membership of %s in %s", channel, group)
 
 
+class LeavesCleanly:
+    """A consumer mixin: `leave()` runs however the connection ends, a crash included.
+
+    Channels calls `disconnect` only when the socket closes normally. A handler that
+    raised ended the consumer without it, and what the socket held stayed behind: its
+    group-renewal task ran for ever (keeping a dead channel in its group), an anonymous
+    place stayed taken until the process restarted. `leave` must be idempotent: a
+    normal close runs it from `disconnect` first."""
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.leave()
+
+    async def leave(self) -> None:
+        raise NotImplementedError
+
+
 # -- the shared renders -----------------------------------------------------------
 
 CSRF_FIELD = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')

@@ -98,7 +98,7 @@ def _push_for(user_id: int, scope: dict, new_turn_table: int | None,
                                 "seen": signature})}
 
 
-class PlayerConsumer(AsyncWebsocketConsumer):
+class PlayerConsumer(live.LeavesCleanly, AsyncWebsocketConsumer):
     """Receives `player.turns` (ids only) and sends the page its live "your turn" parts.
 
     Async: its queries and renders run on the bounded pool of live.py, never on the
@@ -135,12 +135,19 @@ class PlayerConsumer(AsyncWebsocketConsumer):
         await self.push(None)  # catch up: a turn may have come while the page loaded
 
     async def disconnect(self, code):
+        await self.leave()
+
+    async def leave(self) -> None:
+        """Stop renewing and leave the group (once; see live.LeavesCleanly)."""
         if self._membership is not None:
             self._membership.cancel()
             self._membership = None
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        group, self.group = self.group, None
+        if group:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # noqa: BLE001 - Redis down: the entry expires by itself
+                log.warning("could not leave group %s", group, exc_info=True)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Nothing to receive: the page only listens."""

@@ -246,6 +246,10 @@ async def test_anonymous_sockets_are_limited_with_a_clear_close_code(running_tab
         await comm.disconnect()
 
 
+# The test communicator's scope has no client: the consumer counts such sockets as "?".
+ANONYMOUS_ADDRESS = "?"
+
+
 async def anonymous_socket(table_id):
     comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/",
                                  headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")])
@@ -263,7 +267,7 @@ async def test_a_socket_that_fails_to_connect_gives_its_anonymous_place_back(
     from games.tables import consumers
 
     settings.WS_ANON_PER_ADDRESS = 2
-    address = "127.0.0.1"  # the communicator's client address
+    address = ANONYMOUS_ADDRESS
 
     def database_down(*args, **kwargs):
         raise OperationalError("the database is down")
@@ -298,3 +302,61 @@ async def test_a_socket_that_fails_to_connect_gives_its_anonymous_place_back(
     comm, ok, _code = await anonymous_socket(running_table.pk)  # and all is well again
     assert ok
     await comm.disconnect()
+
+
+def membership_tasks() -> list:
+    return [t for t in asyncio.all_tasks() if not t.done()
+            and getattr(t.get_coro(), "__qualname__", "") == "keep_membership"]
+
+
+async def test_a_message_that_fails_leaves_the_socket_open(running_table, monkeypatch):
+    """The database fails while the page says hello: the socket stays open and the next
+    hello, with the database back, is answered."""
+    from django.db.utils import OperationalError
+
+    from games.tables import consumers
+
+    comm, ok, _code = await anonymous_socket(running_table.pk)
+    assert ok
+    real = consumers._current_seq
+
+    def database_down(*args, **kwargs):
+        raise OperationalError("the database is down")
+
+    monkeypatch.setattr(consumers, "_current_seq", database_down)
+    await hello(comm, None)
+    assert await comm.receive_nothing(timeout=1)
+    monkeypatch.setattr(consumers, "_current_seq", real)
+    await hello(comm, None)
+    assert 'data-seq="' in await comm.receive_from(timeout=10)
+    await comm.disconnect()
+
+
+async def test_a_socket_that_crashes_leaves_nothing_behind(running_table, monkeypatch):
+    """A bug that ends a consumer with an exception: Channels never calls its disconnect,
+    yet its group-renewal task stops, its anonymous place is given back and it leaves the
+    table's group."""
+    from channels.layers import get_channel_layer
+
+    from games.tables import consumers
+
+    before = len(membership_tasks())
+    comm, ok, _code = await anonymous_socket(running_table.pk)
+    assert ok
+    assert len(membership_tasks()) == before + 1
+    assert live.anonymous_limits.by_address.get(ANONYMOUS_ADDRESS) == 1
+
+    async def bug(self, event):
+        raise RuntimeError("a bug in a handler")
+
+    monkeypatch.setattr(consumers.TableConsumer, "table_changed", bug)
+    await sync_to_async(make_move)(running_table.pk)
+    with pytest.raises(RuntimeError, match="a bug in a handler"):
+        await comm.receive_from(timeout=10)
+    await asyncio.sleep(0)  # the cancelled renewal task finishes
+    assert len(membership_tasks()) == before
+    assert ANONYMOUS_ADDRESS not in live.anonymous_limits.by_address
+    layer = get_channel_layer()
+    members = await layer.connection(layer.consistent_hash(f"table-{running_table.pk}")).zrange(
+        layer._group_key(f"table-{running_table.pk}"), 0, -1)
+    assert members == []
