@@ -62,6 +62,22 @@ def _flush_channel_layer():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Each test gets its own channel-layer object, as it gets its own event loop.
+
+    channels-redis keeps receive state on the layer object (a receive lock, buffers, the
+    count of receivers and per-channel cleanup locks, all bound to the loop that used
+    them) and supports one event loop at a time; a web process has one loop for its
+    life, a test run one per test. State a test left there (a receive or backup cleanup
+    cancelled as its loop closed) could leave a later test's sockets deaf: a suspected
+    cause of one unexplained push timeout in CI (2026-12-07), never reproduced."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _default_language_and_time_zone():
     """Each test starts in the site's default language and time zone. A request of a
     user with a language (accounts.middleware) activates it in the thread, as Django's
