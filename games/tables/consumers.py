@@ -9,7 +9,6 @@ the same view (seat or spectator, language, seq, log position).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -78,10 +77,9 @@ def _current_seq(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()
 
 
-class TableConsumer(live.LeavesCleanly, ChatConsumerMixin, AsyncWebsocketConsumer):
+class TableConsumer(live.GroupSocket, ChatConsumerMixin, AsyncWebsocketConsumer):
     """One open table page. Receives `table.changed` (ids and seq only) and pushes the difference."""
 
-    group: str | None = None
     anonymous_slot: tuple[str, int] | None = None
     _heartbeat_at: float = float("-inf")
 
@@ -122,10 +120,7 @@ class TableConsumer(live.LeavesCleanly, ChatConsumerMixin, AsyncWebsocketConsume
         self.seq: int | None = None
         self.log_n: int | None = None
         self.page_id = ""
-        self.group = f"table-{self.table_id}"
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self._membership = asyncio.ensure_future(
-            live.keep_membership(self.channel_layer, self.group, self.channel_name))
+        await self.join(f"table-{self.table_id}")
         await self.accept()
         # Connecting alone is no sign of the player (a hidden tab reconnects by
         # itself): only heartbeats, sent while the tab is visible and used, are.
@@ -136,22 +131,9 @@ class TableConsumer(live.LeavesCleanly, ChatConsumerMixin, AsyncWebsocketConsume
             live.anonymous_limits.release(*self.anonymous_slot)
             self.anonymous_slot = None
 
-    async def disconnect(self, code):
-        await self.leave()
-
     async def leave(self) -> None:
-        """Stop renewing, give back the anonymous place, leave the group (once)."""
-        membership = getattr(self, "_membership", None)
-        if membership is not None:
-            membership.cancel()
-            self._membership = None
         self._release_slot()
-        group, self.group = self.group, None
-        if group:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # noqa: BLE001 - Redis down: the entry expires by itself
-                log.warning("could not leave group %s", group, exc_info=True)
+        await super().leave()
 
     # -- messages from the page ------------------------------------------------------
 

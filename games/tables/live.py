@@ -91,14 +91,18 @@ async def keep_membership(layer, group: str, channel: str) -> None:
             log.warning("could not renew group membership of %s in %s", channel, group)
 
 
-class LeavesCleanly:
-    """A consumer mixin: `leave()` runs however the connection ends, a crash included.
+class GroupSocket:
+    """A consumer mixin: one channel-layer group, kept past the layer's expiry while the
+    socket is open, and left however the connection ends, a crash included.
 
     Channels calls `disconnect` only when the socket closes normally. A handler that
     raised ended the consumer without it, and what the socket held stayed behind: its
     group-renewal task ran for ever (keeping a dead channel in its group), an anonymous
-    place stayed taken until the process restarted. `leave` must be idempotent: a
-    normal close runs it from `disconnect` first."""
+    place stayed taken until the process restarted. So `leave()` runs in a `finally`
+    around the consumer's life, and from `disconnect`; it does its work once."""
+
+    group: str | None = None
+    _membership: asyncio.Future | None = None
 
     async def __call__(self, scope, receive, send):
         try:
@@ -106,8 +110,28 @@ class LeavesCleanly:
         finally:
             await self.leave()
 
+    async def join(self, group: str) -> None:
+        """Join `group` and stay in it (raises if the layer is down: nothing is held)."""
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.group = group
+        self._membership = asyncio.ensure_future(
+            keep_membership(self.channel_layer, group, self.channel_name))
+
+    async def disconnect(self, code):
+        await self.leave()
+
     async def leave(self) -> None:
-        raise NotImplementedError
+        """Stop renewing and leave the group (once). Subclasses give back what else
+        they hold, then call this."""
+        if self._membership is not None:
+            self._membership.cancel()
+            self._membership = None
+        group, self.group = self.group, None
+        if group:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # noqa: BLE001 - Redis down: the entry expires by itself
+                log.warning("could not leave group %s", group, exc_info=True)
 
 
 # -- the shared renders -----------------------------------------------------------

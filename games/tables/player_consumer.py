@@ -10,7 +10,6 @@ being at that table (games/tables/presence.py).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from urllib.parse import parse_qs
@@ -98,7 +97,7 @@ def _push_for(user_id: int, scope: dict, new_turn_table: int | None,
                                 "seen": signature})}
 
 
-class PlayerConsumer(live.LeavesCleanly, AsyncWebsocketConsumer):
+class PlayerConsumer(live.GroupSocket, AsyncWebsocketConsumer):
     """Receives `player.turns` (ids only) and sends the page its live "your turn" parts.
 
     Async: its queries and renders run on the bounded pool of live.py, never on the
@@ -106,9 +105,6 @@ class PlayerConsumer(live.LeavesCleanly, AsyncWebsocketConsumer):
     fingerprint of the turns it shows (`?seen=`): connecting pushes nothing while
     that is current (a page load is followed by no redraw).
     """
-
-    group: str | None = None
-    _membership: asyncio.Future | None = None
 
     async def connect(self):
         user = self.scope.get("user")
@@ -121,33 +117,15 @@ class PlayerConsumer(live.LeavesCleanly, AsyncWebsocketConsumer):
         # What the page shows; unknown (None) for a page that does not say: it is sent all.
         self.seen = seen[:32] if seen.isalnum() else None
         try:
-            await self.channel_layer.group_add(player_group(user.pk), self.channel_name)
+            # A dashboard stays open for days: it stays in the group past its expiry.
+            await self.join(player_group(user.pk))
         except Exception:  # noqa: BLE001 - Redis down: the page's script tries again
             log.warning("player socket of user %s could not join its group", user.pk,
                         exc_info=True)
             await self.close(code=CLOSE_TRY_AGAIN)
             return
-        self.group = player_group(user.pk)
-        # A dashboard stays open for days: stay in the group past its expiry.
-        self._membership = asyncio.ensure_future(
-            live.keep_membership(self.channel_layer, self.group, self.channel_name))
         await self.accept()
         await self.push(None)  # catch up: a turn may have come while the page loaded
-
-    async def disconnect(self, code):
-        await self.leave()
-
-    async def leave(self) -> None:
-        """Stop renewing and leave the group (once; see live.LeavesCleanly)."""
-        if self._membership is not None:
-            self._membership.cancel()
-            self._membership = None
-        group, self.group = self.group, None
-        if group:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # noqa: BLE001 - Redis down: the entry expires by itself
-                log.warning("could not leave group %s", group, exc_info=True)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Nothing to receive: the page only listens."""
