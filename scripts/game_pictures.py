@@ -1,9 +1,12 @@
 """Draw the landing page's picture of each game: its real board template, rendered for a
-spectator from a seeded position after some random play, photographed with Chromium.
+spectator from a seeded position after some random play, photographed with Chromium, once
+per language (the board's words, "Ana is placing a tile.", are in it).
 
-    .venv/bin/python scripts/game_pictures.py        # writes static/img/games/<slug>.png
+    .venv/bin/python scripts/game_pictures.py [--languages es,...]
+        # writes static/img/games/<slug>.png (the site's default language, English) and
+        # static/img/games/<slug>.<language>.png for each other language
 
-Run it again when a board's look changes; the pictures are committed.
+Run it again when a board's look or its words change; the pictures are committed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles import finders  # noqa: E402
 from django.template.loader import render_to_string  # noqa: E402
 from django.utils import translation  # noqa: E402
@@ -52,7 +56,7 @@ def position(config, players: int, seed: int, steps: int):
     return state
 
 
-def board_html(config, state, players: int) -> str:
+def board_html(config, state, players: int, language: str) -> str:
     table = Table(pk=1, game=config.game_slug, players=players, status=Table.Status.RUNNING)
     seats = [{"position": i, "name": NAMES[i], "to_move": False, "is_you": False, "taken_over": False,
               "muted": False, "resigned": False} for i in range(players)]
@@ -61,7 +65,7 @@ def board_html(config, state, players: int) -> str:
                    board_template=config.template, game_name=config.rules.name)
     body = render_to_string(config.template, {"tv": tv, "table": table, "based_on": 0})
     css = finders.find("css/site.css")
-    html = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" '
+    html = (f'<!doctype html><html lang="{language}"><head><meta charset="utf-8"><link rel="stylesheet" '
             f'href="file://{css}"><style>.howto {{ display: none; }}</style></head><body><main><section id="board" class="board">{body}'
             "</section></main></body></html>")
 
@@ -71,25 +75,38 @@ def board_html(config, state, players: int) -> str:
     return re.sub(r'(href|src)="/static/([^"]+)"', local, html)
 
 
-def main() -> None:
+def picture_name(slug: str, language: str) -> str:
+    """The file the landing page looks for (games/tables/templatetags/showcase.py)."""
+    return f"{slug}.png" if language == settings.LANGUAGE_CODE else f"{slug}.{language}.png"
+
+
+def main(languages: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
-    with translation.override("en"), sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
         page = browser.new_page(viewport={"width": 720, "height": 540}, device_scale_factor=1)
-        for config in listed_games():
-            players, seed, steps = POSITIONS.get(config.game_slug, (2, 1, 10))
-            state = position(config, players, seed, steps)
-            path = Path(tmp) / f"{config.game_slug}.html"
-            path.write_text(board_html(config, state, players), encoding="utf-8")
-            page.goto(path.as_uri())
-            page.wait_for_timeout(200)
-            out = OUT / f"{config.game_slug}.png"
-            page.screenshot(path=str(out), clip={"x": 0, "y": 0, "width": 720, "height": 540})
-            print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} KiB")
+        for language in languages:
+            for config in listed_games():
+                players, seed, steps = POSITIONS.get(config.game_slug, (2, 1, 10))
+                state = position(config, players, seed, steps)
+                with translation.override(language):
+                    html = board_html(config, state, players, language)
+                path = Path(tmp) / f"{config.game_slug}.{language}.html"
+                path.write_text(html, encoding="utf-8")
+                page.goto(path.as_uri())
+                page.wait_for_timeout(200)
+                out = OUT / picture_name(config.game_slug, language)
+                page.screenshot(path=str(out), clip={"x": 0, "y": 0, "width": 720, "height": 540})
+                print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} KiB")
         browser.close()
 
 
 if __name__ == "__main__":
-    main()
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--languages", default=",".join(code for code, _name in settings.LANGUAGES),
+                        help="comma-separated language codes (default: every language the site ships)")
+    main(parser.parse_args().languages.split(","))

@@ -37,6 +37,7 @@ def test_landing_lobby_and_rules_on_a_spanish_phone(new_context, live_server_asg
         # picture (complete, no width) still fails
         page.wait_for_function("i => i.complete", arg=img.element_handle(), timeout=10_000)
         assert img.evaluate("i => i.naturalWidth > 0"), "a game picture did not load"
+        assert img.get_attribute("src").endswith(".es.png")  # the board's words in Spanish
     fits(page)
     page.screenshot(path=str(shots_dir / "landing-phone-es.png"), full_page=True)
 

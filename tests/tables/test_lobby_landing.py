@@ -4,8 +4,10 @@ page (a picture, a pitch and the rules of each game) and a new user's first step
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from games.tables import actions
@@ -105,14 +107,29 @@ def test_landing_shows_each_game_with_picture_pitch_and_rules(lang):
     html = Client(HTTP_HOST="localhost", HTTP_ACCEPT_LANGUAGE=lang).get("/").content.decode()
     show = re.search(r'data-testid="showcase".*?</ul>', html, re.S).group(0)
     for slug in ("gizmos", "powerhouse", "flaming-pyramids"):
-        assert f'src="/static/img/games/{slug}.png"' in show
-        assert finders.find(f"img/games/{slug}.png"), "the picture is shipped"
+        # Drawn in the page's language (the board's words are in the picture).
+        picture = f"img/games/{slug}.png" if lang == "en" else f"img/games/{slug}.{lang}.png"
+        assert f'src="/static/{picture}"' in show
+        assert finders.find(picture), "the picture is shipped"
         assert f'href="/games/{slug}/rules/"' in show
     assert len(re.findall(r'<img [^>]*alt="[^"]+"', show)) == 3  # not the test suite's toy game
     if lang == "es":
         assert "reacciones en cadena" in show and "Reglas de Gizmos" in show
     else:
         assert "chain reactions" in show and "Rules of Gizmos" in show
+
+
+def test_each_language_has_its_own_picture_of_each_game():
+    """scripts/game_pictures.py draws each board once per language: a Spanish page must not
+    show "Ana is placing a tile." in its pictures."""
+    from django.contrib.staticfiles import finders
+
+    for slug in ("gizmos", "powerhouse", "flaming-pyramids"):
+        english = Path(finders.find(f"img/games/{slug}.png")).read_bytes()
+        for code, _name in settings.LANGUAGES:
+            if code != settings.LANGUAGE_CODE:
+                other = Path(finders.find(f"img/games/{slug}.{code}.png")).read_bytes()
+                assert other != english and other.startswith(b"\x89PNG")
 
 
 @pytest.mark.django_db

@@ -3,8 +3,10 @@
 from functools import lru_cache
 
 from django import template
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
+from django.utils.translation import get_language
 
 from games.tables.plugins import listed_games as _listed_games
 
@@ -18,12 +20,16 @@ def listed_games():
 
 
 @lru_cache(maxsize=64)
-def _picture(slug: str) -> str:
-    path = f"img/games/{slug}.png"
-    return static(path) if finders.find(path) else ""
+def _picture(slug: str, language: str) -> str:
+    """The picture drawn in `language` (`<slug>.<language>.png`), else the site's default."""
+    for path in (f"img/games/{slug}.{language}.png", f"img/games/{slug}.png"):
+        if finders.find(path):
+            return static(path)
+    return ""
 
 
 @register.simple_tag
 def game_picture(slug: str) -> str:
-    """The URL of a game's picture (scripts/game_pictures.py draws them), or "" if it has none."""
-    return _picture(slug)
+    """The URL of a game's picture in the page's language (scripts/game_pictures.py draws
+    them: the board's words are in that language), or "" if it has none."""
+    return _picture(slug, get_language() or settings.LANGUAGE_CODE)
