@@ -34,6 +34,7 @@ from games.engine import Rng  # noqa: E402
 from games.tables.models import Table  # noqa: E402
 from games.tables.plugins import listed_games  # noqa: E402
 from games.tables.selectors import TableView, Viewer  # noqa: E402
+from games.tables.templatetags.showcase import picture_path  # noqa: E402
 
 OUT = ROOT / "static" / "img" / "games"
 # (players, seed, random decisions played before the picture)
@@ -75,11 +76,6 @@ def board_html(config, state, players: int, language: str) -> str:
     return re.sub(r'(href|src)="/static/([^"]+)"', local, html)
 
 
-def picture_name(slug: str, language: str) -> str:
-    """The file the landing page looks for (games/tables/templatetags/showcase.py)."""
-    return f"{slug}.png" if language == settings.LANGUAGE_CODE else f"{slug}.{language}.png"
-
-
 def main(languages: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -97,7 +93,7 @@ def main(languages: list[str]) -> None:
                 path.write_text(html, encoding="utf-8")
                 page.goto(path.as_uri())
                 page.wait_for_timeout(200)
-                out = OUT / picture_name(config.game_slug, language)
+                out = ROOT / "static" / picture_path(config.game_slug, language)
                 page.screenshot(path=str(out), clip={"x": 0, "y": 0, "width": 720, "height": 540})
                 print(f"{out.relative_to(ROOT)}: {out.stat().st_size // 1024} KiB")
         browser.close()

@@ -19,10 +19,19 @@ def listed_games():
     return _listed_games()
 
 
+def picture_path(slug: str, language: str) -> str:
+    """A game's picture drawn in `language`, under static/ (scripts/game_pictures.py writes
+    them): `img/games/<slug>.png` in the site's default language, `<slug>.<language>.png`
+    in the others."""
+    if language == settings.LANGUAGE_CODE:
+        return f"img/games/{slug}.png"
+    return f"img/games/{slug}.{language}.png"
+
+
 @lru_cache(maxsize=64)
 def _picture(slug: str, language: str) -> str:
-    """The picture drawn in `language` (`<slug>.<language>.png`), else the site's default."""
-    for path in (f"img/games/{slug}.{language}.png", f"img/games/{slug}.png"):
+    """The picture in `language`, else the default language's, else ""."""
+    for path in (picture_path(slug, language), picture_path(slug, settings.LANGUAGE_CODE)):
         if finders.find(path):
             return static(path)
     return ""
