@@ -10,7 +10,16 @@ from django.conf import settings
 
 def _close_pool_before_dropping_the_test_database():
     """Django drops the test database with the pool's connections still open in it
-    ("being accessed by other users"): close the pool first."""
+    ("being accessed by other users"): close the pool first, and the connection of the
+    thread where async tests ran their database code (`sync_to_async` outside any
+    `async_to_sync` runs it on one shared thread, whose connection is checked out of the
+    pool, and a pool closes only the connections it holds): without that, a run whose
+    last test was such a test left its database behind."""
+    import asyncio
+    import threading
+
+    from asgiref.sync import sync_to_async
+    from django.db import connections
     from django.db.backends.base.creation import BaseDatabaseCreation
 
     original = BaseDatabaseCreation.destroy_test_db
@@ -20,6 +29,10 @@ def _close_pool_before_dropping_the_test_database():
     def destroy_test_db(self, *args, **kwargs):
         close_pool = getattr(self.connection, "close_pool", None)
         if close_pool is not None:
+            # from a thread of its own: the browser tests' Playwright keeps a loop running here
+            closer = threading.Thread(target=asyncio.run, args=(sync_to_async(connections.close_all)(),))
+            closer.start()
+            closer.join()
             self.connection.close()
             close_pool()
         return original(self, *args, **kwargs)
