@@ -17,12 +17,15 @@ and the only randomness is the generator passed in.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.engine import Rng
 from games.engine import search
 
 from . import bot
 from .rules import CARDS
 from .sim import ROLLOUT_SIMULATOR as SIMULATOR
+from .sim import _seat_facts
 
 # Meant to take well under the bot's 2 s of one core's CPU per decision: `bench/bench_bots.py
 # --game gizmos --levels expert --decisions 300` printed a CPU mean of 305 ms and a p99 of
@@ -34,24 +37,31 @@ PER_CANDIDATE = 8       # iterations a candidate needs at least to be told apart
 SEARCHED_PHASES = ("main", "research", "free_build", "file")
 
 
+@lru_cache(maxsize=16_384)
+def _engine(gizmos: tuple) -> dict:
+    """What the fast policy reads of a seat's gizmos (shared between views: read only)."""
+    lim = _seat_facts(gizmos)[0]
+    return {
+        "energy_limit": lim["energy_limit"], "file_limit": lim["file_limit"],
+        "gizmos": {"pick": tuple(g for g in gizmos if CARDS[g]["type"] == "pick"),
+                   "file": tuple(g for g in gizmos if CARDS[g]["type"] == "file")},
+        "gizmo_count": len(gizmos),
+        "level3_count": sum(1 for g in gizmos if CARDS[g]["level"] == 3),
+    }
+
+
 def _seat_view(s: dict, seat: int) -> dict:
     """The parts of `seat`'s view the fast policy reads, built straight from a state.
 
     Only what that seat's view shows: display, storages, archives, gizmos, tokens,
     limits, the phase and the payment's target."""
     seats = []
-    for q, p in enumerate(s["seats"]):
-        lim = SIMULATOR.rules._facts(s, q)[0]
-        gizmos = p["gizmos"]
+    for p in s["seats"]:
         e = p["energy"]
         seats.append({
-            "energy": e, "stored": e["red"] + e["yellow"] + e["blue"] + e["black"],
-            "energy_limit": lim["energy_limit"], "file_limit": lim["file_limit"],
+            **_engine(tuple(p["gizmos"])), "energy": e,
+            "stored": e["red"] + e["yellow"] + e["blue"] + e["black"],
             "archive": p["archive"], "tokens": p["tokens"],
-            "gizmos": {"pick": [g for g in gizmos if CARDS[g]["type"] == "pick"],
-                       "file": [g for g in gizmos if CARDS[g]["type"] == "file"]},
-            "gizmo_count": len(gizmos),
-            "level3_count": sum(1 for g in gizmos if CARDS[g]["level"] == 3),
         })
     turn = {"phase": s["phase"]}
     if s["phase"] == "pay":
