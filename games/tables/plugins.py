@@ -162,8 +162,8 @@ LEVEL_DESCRIPTIONS = {
     "random": gettext_lazy("Plays any legal move, at random."),
     "fast": gettext_lazy("Plays the move that looks best right now; answers at once."),
     "strong": gettext_lazy("Looks ahead over a few guesses of what it cannot see."),
-    "expert": gettext_lazy("Searches for about a second per move, trying many guesses of the "
-                           "hidden pieces and playing each one out."),
+    "expert": gettext_lazy("Searches for up to about a second per move, trying its best moves "
+                           "on many guesses of the hidden pieces, each played some way ahead."),
     "greedy": gettext_lazy("Plays its highest card."),
 }
 
