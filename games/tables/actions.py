@@ -520,7 +520,7 @@ def check_time_out_seat(*, table_id: int, seat: int, now=None) -> str:
                 or row.paused_at is not None):
             return "nothing"
         due = clocks.seat_deadline(row)
-        if due > now or clocks.vacation_days_left(row.user_id, at=due) > 0:
+        if due > now or clocks.vacation_days_left(row.user_id, at=due, tz_name=row.user.timezone) > 0:
             return "running"
         if table.timeout_policy == Table.TimeoutPolicy.DROP:
             return do_drop_seat(table=table, seat=row)
@@ -748,7 +748,7 @@ def check_book_vacation(*, user, first_day, last_day) -> Vacation:
         User.objects.select_for_update().filter(pk=user.pk).first()
         if Vacation.objects.filter(user=user, starts_at__lt=ends_at, ends_at__gt=starts_at).exists():
             raise ActionError(_("You are already on vacation on some of these days."))
-        left = clocks.vacation_days_left(user.pk, at=starts_at)
+        left = clocks.vacation_days_left(user.pk, at=starts_at, tz_name=user.timezone)
         if days > left:
             raise ActionError(_("You have %(left)s vacation days left this year.") % {"left": left})
         vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at,

@@ -197,20 +197,34 @@ def vacation_periods_of(user_ids: Iterable[int]) -> dict[int, list[Period]]:
     return periods
 
 
-def vacation_days_used(user_id: int, year: int) -> int:
-    """Vacation days counted against `year`'s allowance (by their start)."""
+def vacation_days_used(user_id: int, year: int, tz_name: str) -> int:
+    """Vacation days counted against `year`'s allowance: those of the vacations that start
+    in that year of the player's own calendar (`tz_name`, their time zone).
+
+    Whatever time zone is active: a page activates the player's, a worker none, and
+    both must count a vacation booked from 1 January (midnight there, still 31 December
+    in UTC east of Greenwich) against the same year."""
     from django.db.models import Sum
 
     from .models import Vacation
 
-    return Vacation.objects.filter(user_id=user_id, starts_at__year=year).aggregate(
-        n=Sum("days"))["n"] or 0
+    tz = zone(tz_name)
+    return Vacation.objects.filter(
+        user_id=user_id, starts_at__gte=datetime(year, 1, 1, tzinfo=tz),
+        starts_at__lt=datetime(year + 1, 1, 1, tzinfo=tz)).aggregate(n=Sum("days"))["n"] or 0
 
 
-def vacation_days_left(user_id: int, *, at: datetime | None = None) -> int:
-    """What is left of the yearly allowance (VACATION_DAYS_PER_YEAR) in the year of `at`."""
+def vacation_days_left(user_id: int, *, at: datetime | None = None,
+                       tz_name: str | None = None) -> int:
+    """What is left of the yearly allowance (VACATION_DAYS_PER_YEAR) in the year that `at`
+    falls in on the player's own calendar (`tz_name`; read from the user when not given)."""
     at = at or timezone.now()
-    return max(0, settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user_id, at.year))
+    if tz_name is None:
+        from accounts.models import User
+
+        tz_name = User.objects.filter(pk=user_id).values_list("timezone", flat=True).first() or "UTC"
+    year = at.astimezone(zone(tz_name)).year
+    return max(0, settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user_id, year, tz_name))
 
 
 def on_vacation(user_ids: Iterable[int], *, at: datetime | None = None) -> set[int]:

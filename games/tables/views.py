@@ -391,7 +391,7 @@ def vacation(request):
             v.change_form = ChangeVacationForm(auto_id=f"id_v{v.pk}_%s", initial={
                 "last_day": (timezone.localtime(v.ends_at) - DAY).date()})
     return render(request, "tables/vacation.html", {
-        "form": form, "days_left": vacation_days_left(request.user.pk),
+        "form": form, "days_left": vacation_days_left(request.user.pk, tz_name=request.user.timezone),
         "vacations": vacations,
     }, status=400 if form.errors else 200)
 

@@ -192,3 +192,63 @@ def test_dashboard_sorts_turns_by_deadline_and_next_follows_it(make_user):
     assert client.get(f"/tables/next/?after={fast.pk}")["Location"] == f"/tables/{slow.pk}/"
     lobby = client.get("/tables/new/?game=high-card").content.decode()
     assert 'name="clock"' in lobby and "14 days per move" in lobby
+
+
+# -- the yearly allowance at New Year ------------------------------------------------
+
+def utc(*args) -> datetime:
+    return datetime(*args, tzinfo=dt_timezone.utc)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_years_vacation_days_are_the_new_years_in_the_players_own_calendar(make_user, settings):
+    """1 January in Tokyo starts on 31 December in UTC. A player there books the first
+    days of next year against next year's allowance and the last of this year against
+    this year's, and a page (their time zone active) and a worker (none active) count
+    them alike."""
+    from django.utils import timezone
+
+    from games.tables.errors import ActionError
+
+    settings.VACATION_DAYS_PER_YEAR = 3
+    ana = make_user("ana", timezone="Asia/Tokyo")
+    page = Client()
+    with time_machine.travel(utc(2026, 12, 20, 3), tick=False):
+        booked = actions.check_book_vacation(user=ana, first_day=date(2027, 1, 1),
+                                             last_day=date(2027, 1, 3))
+        assert booked.starts_at == utc(2026, 12, 31, 15)   # midnight in Tokyo
+        with pytest.raises(ActionError, match="You have 0 vacation days left this year"):
+            actions.check_book_vacation(user=ana, first_day=date(2027, 1, 10), last_day=date(2027, 1, 10))
+        # This year's days are untouched by next year's.
+        actions.check_book_vacation(user=ana, first_day=date(2026, 12, 30), last_day=date(2026, 12, 30))
+        page.force_login(ana)
+        assert "You have 2 vacation days left this year." in page.get("/vacation/").content.decode()
+    for active in ("Asia/Tokyo", "UTC", "America/Los_Angeles"):
+        with timezone.override(active):
+            assert clocks.vacation_days_left(ana.pk, at=utc(2026, 12, 31, 14)) == 2, active
+            assert clocks.vacation_days_left(ana.pk, at=utc(2026, 12, 31, 15)) == 0, active
+    with time_machine.travel(utc(2027, 1, 5, 3), tick=False):
+        page.force_login(ana)   # a new session: the first one has expired by now
+        assert "You have 0 vacation days left this year." in page.get("/vacation/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_clock_running_out_on_new_years_night_spends_a_day_of_the_new_year(make_user, settings):
+    """The sweep (a worker: UTC) charges a clock that runs out at 03:30 on 1 January in
+    Tokyo, 18:30 on 31 December in UTC, to the player's new year: a day off, not a bot."""
+    settings.VACATION_DAYS_PER_YEAR = 1
+    ana = make_user("ana", timezone="Asia/Tokyo")
+    with time_machine.travel(utc(2026, 12, 20, 3), tick=False):
+        actions.check_book_vacation(user=ana, first_day=date(2026, 12, 22), last_day=date(2026, 12, 22))
+    with time_machine.travel(utc(2026, 12, 30, 18, 30), tick=False):
+        table = actions.check_create_table(creator=ana, game="high-card", players=2,
+                                           bots={1: "random"},
+                                           time_control={"kind": "move", "days": 1})
+        table.refresh_from_db()
+        assert seat_of(table, ana).position in table.to_move
+    with time_machine.travel(utc(2026, 12, 31, 18, 35), tick=False):
+        assert tasks.check_clocks()["timeouts"] == ["vacation"]
+    spent = Vacation.objects.get(user=ana, auto=True)
+    assert spent.starts_at == utc(2026, 12, 31, 18, 30)
+    table.refresh_from_db()
+    assert not seat_of(table, ana).is_bot
