@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import zoneinfo
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.tables.models import Table
+from games.tables.notify import _zone
 
 from .models import ChatMessage
 from .selectors import (Reader, display, reader_for, readable, seat_names, write_refusal)
@@ -40,13 +40,6 @@ def panel_context(request, table: Table, *, error: str | None = None, body: str 
             "refusal": write_refusal(reader), "error": error, "body": body,
             "note": note_for(table, request.user) if reader.is_player else None,
             "request": request, "user": request.user}
-
-
-def _zone(user):
-    try:
-        return zoneinfo.ZoneInfo(getattr(user, "timezone", "") or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
 
 
 class _ScopeRequest:

@@ -13,7 +13,6 @@ for days, so a mail is delayed, never lost, and a move never waits for SMTP.
 from __future__ import annotations
 
 import logging
-import zoneinfo
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -144,10 +143,10 @@ def _language(user) -> str:
 
 
 def _zone(user):
-    try:
-        return zoneinfo.ZoneInfo(user.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
+    """The user's time zone (UTC for an anonymous user or an unknown zone)."""
+    from .clocks import zone
+
+    return zone(getattr(user, "timezone", ""))
 
 
 def _seat_context(table: Table, user, position: int | None) -> dict:
@@ -443,7 +442,8 @@ def digest_mails(*, now: datetime, users=None) -> list[int]:
         turns = [t for t in selectors.turns_waiting_on(user) if not t["seat"].muted]
         if not turns:
             continue
-        with translation.override(_language(user)):
+        # In their language and zone, as _compose renders the rest: the chat lines say when
+        with translation.override(_language(user)), timezone.override(_zone(user)):
             items = [_digest_item(turn, user) for turn in turns]
         mail = _compose(user=user, table=None, kind="digest", template="digest", category="turn",
                         context={"turns": items}, key=key)

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from . import live
@@ -83,7 +83,11 @@ def _push_for(user_id: int, scope: dict, new_turn_table: int | None,
         _count, signature = selectors.waiting_signature(user)
         if signature == page_shows:
             return None
-    with translation.override(scope_language({**scope, "user": user})):
+    from .notify import _zone
+
+    # In the player's language and time zone, as the page was (the deadlines are dates)
+    with translation.override(scope_language({**scope, "user": user})), \
+            timezone.override(_zone(user)):
         context = dashboard_context(user)
         parts = {
             "turn-count": render_to_string("_turn_count.html", context),

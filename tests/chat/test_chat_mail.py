@@ -86,6 +86,9 @@ def test_the_digest_includes_the_chat_of_each_waiting_table(smtp, make_user):  #
     # The bot greeted as ana opened the table: she saw it there, so it is not mailed again.
     assert "Hello! Have a good game." not in text, "chat seen on the page is mailed again"
     assert "cy (spectator): watching you two" in text
+    # At ana's time, as her page and her turn mails show it: 05:30 UTC is 06:30 in Madrid.
+    [line] = [line for line in text.splitlines() if "watching you two" in line]
+    assert "6:30" in line and "5:30" not in line, line
 
 
 def chat_mails_to(smtp, user):  # noqa: F811

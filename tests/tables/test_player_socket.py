@@ -159,3 +159,30 @@ async def test_open_pages_stay_in_their_groups_past_the_layers_group_expiry(runn
     assert "data-seq" in await page.receive_from(timeout=10)
     await player.disconnect()
     await page.disconnect()
+
+
+async def test_a_pushed_deadline_reads_as_on_the_page_in_the_players_time_zone(make_user):
+    """The dashboard says "decide before <date and time>" at the player's time: the
+    pushed list must say the same time as the page did, not the server's."""
+    from django.test import Client
+
+    from games.tables import actions
+
+    def a_clock_waiting_on_ana():
+        ana = make_user("ana", timezone="Asia/Tokyo")
+        table = actions.check_create_table(creator=ana, game="high-card", players=2,
+                                           bots={1: "random"},
+                                           time_control={"kind": "move", "days": 2})
+        table.refresh_from_db()
+        assert table.seats.get(user=ana).position in table.to_move
+        page = Client()
+        page.force_login(ana)
+        return ana, page.get("/").content.decode()
+
+    ana, page = await sync_to_async(a_clock_waiting_on_ana)()
+    on_page = re.search(r'<time datetime="[^"]+" class="deadline">[^<]+</time>', page).group(0)
+    comm, connected = await player_socket(ana)
+    assert connected
+    pushed = json.loads(await comm.receive_from(timeout=10))["parts"]["home-turns"]
+    assert on_page in pushed, (on_page, pushed)
+    await comm.disconnect()
