@@ -1,8 +1,8 @@
-"""Per-user language and time zone."""
+"""Per-user language and time zone, sessions that last while their player comes back, bot accounts."""
 
 import zoneinfo
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
 
 from django.utils import timezone, translation
 
@@ -46,6 +46,31 @@ class UserPreferencesMiddleware:
         if language is not None:
             # LocaleMiddleware, outside this one, keeps a Content-Language already set.
             response.headers.setdefault("Content-Language", language)
+        return response
+
+
+# Where a session notes the last day (UTC) it was renewed.
+RENEWED_KEY = "_renewed_on"
+
+
+class KeepSessionAliveMiddleware:
+    """A player who keeps coming back stays signed in: a signed-in session's age
+    (SESSION_COOKIE_AGE) counts from the player's last day on the site, not from the
+    day they signed in (Django renews it only when the session changes, so a daily
+    player was signed out two weeks after signing in, in the middle of their games).
+    The session is written for it at most once a day; no session is made for anyone
+    not signed in."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        session = getattr(request, "session", None)
+        if session is not None and SESSION_KEY in session:
+            today = timezone.now().date().isoformat()
+            if session.get(RENEWED_KEY) != today:
+                session[RENEWED_KEY] = today   # SessionMiddleware saves it, with a new expiry
         return response
 
 

@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
+    # Inside SessionMiddleware: a signed-in session renewed once a day keeps its player signed in.
+    "accounts.middleware.KeepSessionAliveMiddleware",
     # Bot accounts play only through the API: the pages refuse their table actions.
     "accounts.middleware.BotAccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -223,6 +225,9 @@ CELERY_BEAT_SCHEDULE = {
                      "schedule": crontab(minute=2)},
     # Chat mails to players who asked for them (at most one per table an hour).
     "send-chat-mails": {"task": "games.chat.tasks.send_chat_mails", "schedule": 300.0},
+    # Expired sessions, once a day.
+    "clear-expired-sessions": {"task": "accounts.tasks.clear_expired_sessions",
+                               "schedule": crontab(minute=17, hour=4)},
 }
 
 AUTH_USER_MODEL = "accounts.User"
@@ -311,6 +316,9 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG or not env_bool("STATIC_MANIFEST", True)
 
 # Security for production (DEBUG off).
+# A signed-in player stays signed in this long after their last day on the site
+# (accounts.middleware.KeepSessionAliveMiddleware renews the session once a day).
+SESSION_COOKIE_AGE = int(env("SESSION_DAYS", "30")) * 24 * 3600
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SITE_URL.startswith("https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SITE_URL.startswith("https") and not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
