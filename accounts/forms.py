@@ -1,5 +1,6 @@
-"""Profile form."""
+"""Profile and sign-up forms."""
 
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -54,3 +55,22 @@ class TokenForm(forms.Form):
         label=_("scopes"), widget=forms.CheckboxSelectMultiple, initial=["read"],
         choices=[("read", _("read: see your tables, views and events")),
                  ("play", _("play: make moves, create, join, leave and resign tables"))])
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up, with the browser's time zone: static/js/forms.js fills in the
+    hidden field, so deadlines, weekends, digests and vacation days are the player's own
+    from the first mail. Without JavaScript, or with a zone we do not know, the account
+    starts on UTC (the profile offers the browser's zone later)."""
+
+    timezone = forms.CharField(required=False, widget=forms.HiddenInput(
+        attrs={"data-browser-timezone": ""}))
+
+    def clean_timezone(self):
+        value = self.cleaned_data.get("timezone") or ""
+        return value if value in {tz for tz, _label in timezone_choices()} else "UTC"
+
+    def custom_signup(self, request, user):
+        super().custom_signup(request, user)
+        user.timezone = self.cleaned_data.get("timezone") or "UTC"
+        user.save(update_fields=["timezone"])

@@ -275,6 +275,8 @@ INVITE_RATE = env("INVITE_RATE", "30/h")
 # invitations only show on their dashboard.
 INVITATION_MAILS_PER_HOUR = int(env("INVITATION_MAILS_PER_HOUR", "3"))
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Sign-up also takes the browser's time zone (a hidden field forms.js fills in).
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 
 # Every mail goes through the outbox (games/tables/outbox.py): stored, then delivered by a
 # worker through MAIL_DELIVERY_BACKEND, the real transport (env EMAIL_BACKEND).

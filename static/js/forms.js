@@ -46,7 +46,13 @@
     }
   }
 
+  // Sign-up: the browser's own time zone (the server keeps it only if it knows it).
+  function browserTimeZone(input) {
+    try { input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* UTC */ }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("input[data-browser-timezone]").forEach(browserTimeZone);
     document.querySelectorAll("form[data-new-table]").forEach(newTableForm);
     document.querySelectorAll("select[data-guess-timezone]").forEach(guessTimeZone);
   });

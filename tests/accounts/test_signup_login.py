@@ -37,6 +37,24 @@ def test_signup_requires_verification_before_login(settings):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("sent, kept", [
+    ("Asia/Tokyo", "Asia/Tokyo"), ("America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"),
+    ("", "UTC"),                      # no JavaScript: the hidden field stays empty
+    ("Mars/Olympus_Mons", "UTC"), ("../../etc/passwd", "UTC"), ("x" * 5000, "UTC")])
+def test_signup_takes_the_browsers_time_zone_when_it_is_a_real_one(settings, sent, kept):
+    from accounts.models import User
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    page = client().get("/accounts/signup/").content.decode()
+    assert 'name="timezone"' in page and "data-browser-timezone" in page and "js/forms" in page
+    response = client().post("/accounts/signup/", {
+        "email": "tz@example.org", "username": "tz", "timezone": sent,
+        "password1": "a-Strong-pass-123", "password2": "a-Strong-pass-123"})
+    assert response.status_code == 302
+    assert User.objects.get(username="tz").timezone == kept
+
+
+@pytest.mark.django_db
 def test_unverified_user_cannot_log_in(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     client().post("/accounts/signup/", {

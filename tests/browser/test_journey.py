@@ -71,12 +71,14 @@ def test_sign_up_verify_create_join_and_play_live(new_context, live_server_asgi,
 
     server = live_server_asgi
     # Player 1 on a desktop, player 2 on a phone.
-    ana = new_context(viewport=DESKTOP).new_page()
+    ana = new_context(viewport=DESKTOP, timezone_id="Europe/Madrid").new_page()
     bo = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
 
     # 1. Ana signs up and verifies her address from the mail the server wrote.
     sign_up_and_verify(ana, server, username="ana", email="ana@example.org")
     assert EmailAddress.objects.get(email="ana@example.org").verified
+    # Her account took her browser's time zone at sign-up (static/js/forms.js).
+    assert EmailAddress.objects.get(email="ana@example.org").user.timezone == "Europe/Madrid"
 
     # 2. Bo is a verified user already; he signs in through the login form.
     verified_user("bo")
