@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
