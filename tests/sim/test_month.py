@@ -10,7 +10,10 @@ socket sends), let them idle or close them, move through htmx (HX-Request), mute
 table, book, shorten and take vacations, and sometimes stay away until their clock
 runs out. One player (API_PEOPLE) plays through the public API with a token instead of
 the pages: reading a table there, or keeping the event stream open, is being at the
-table, for the mails too. The test then checks invariants, not a script of expected mails.
+table, for the mails too. The month runs over New Year, where each player's vacation
+allowance starts again on their own calendar (a Tokyo player's a day before London's).
+Nobody signs in again while they keep coming back: a session lasts SESSION_DAYS from a
+player's last visit. The test then checks invariants, not a script of expected mails.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ import os
 import random
 from collections import defaultdict
 from datetime import date, datetime, timedelta, timezone as dt_timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
@@ -37,7 +42,7 @@ from tests.tables.mailserver import mailserver  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-START = datetime(2027, 4, 5, 6, 0, tzinfo=dt_timezone.utc)  # a Monday
+START = datetime(2027, 12, 13, 6, 0, tzinfo=dt_timezone.utc)  # a Monday; New Year on day 18
 DAYS = int(os.environ.get("SIM_DAYS") or 40)
 STEP = timedelta(hours=6)
 OUTAGE = (START + timedelta(days=19, hours=3), START + timedelta(days=19, hours=15))
@@ -80,7 +85,7 @@ class Month:
         self.episodes: dict[tuple[int, int], list[dict]] = defaultdict(list)
         self.away: dict[int, tuple[datetime, datetime]] = {}
         self.clock_events: list[tuple[int, int, datetime, datetime]] = []
-        self.logged_in: dict[str, datetime] = {}
+        self.last_request: dict[str, datetime] = {}  # a person's last page or form
         self.tokens: dict[str, str] = {}
         self.streams: list[tuple[int, datetime, datetime]] = []  # API streams: who, from, to
 
@@ -144,7 +149,26 @@ class Month:
     def post(self, name: str, path: str, data: dict, **headers):
         response = self.clients[name].post(path, data, **headers)
         assert response.status_code < 500, self.fail(f"{path} answered {response.status_code}")
+        self.still_signed_in(name, response)
         return response
+
+    def still_signed_in(self, name: str, response) -> None:
+        assert response.wsgi_request.user.is_authenticated, self.fail(
+            f"{name} was signed out, back after "
+            f"{self.now - self.last_request.get(name, START)} (last request before)")
+        self.last_request[name] = self.now
+
+    def come_back(self, name: str) -> None:
+        """A person opens the site: signed in still if their last request was within the
+        session's age; after longer the site has forgotten them and they sign in again."""
+        away = self.now - self.last_request.get(name, START)
+        if away <= timedelta(seconds=settings.SESSION_COOKIE_AGE):
+            return
+        response = self.clients[name].get("/")
+        assert not response.wsgi_request.user.is_authenticated, self.fail(
+            f"{name} still signed in after {away} away")
+        self.clients[name].force_login(self.users[name])
+        self.last_request[name] = self.now
 
     def api(self, name: str) -> dict:
         return {"HTTP_AUTHORIZATION": f"Bearer {self.tokens[name]}"}
@@ -154,6 +178,7 @@ class Month:
             response = Client().get(f"/api/v1/tables/{table.pk}", **self.api(name))
         else:
             response = self.clients[name].get(table.get_absolute_url())
+            self.still_signed_in(name, response)
         assert response.status_code == 200, self.fail(f"page of table {table.pk}")
         self.note(name, table)
 
@@ -194,9 +219,7 @@ class Month:
             busy = 12 if OUTAGE[0] <= self.now < OUTAGE[1] else 1  # mails during the outage
             if self.rng.random() > often * busy:
                 continue
-            if self.now - self.logged_in.get(name, START) > timedelta(days=7):
-                self.clients[name].force_login(user)  # sessions last two weeks
-                self.logged_in[name] = self.now
+            self.come_back(name)  # an API player too: they reclaim a seat on the page
             # People come one after another, never at the very instant of the last move
             # (the clock stands still otherwise: a visit and a mail would tie).
             self.advance(timedelta(seconds=self.rng.randrange(1, 30)))
@@ -418,6 +441,18 @@ def test_a_month_at_the_tables(mailserver, settings):  # noqa: F811 - the fixtur
         for (a_start, a_end), (b_start, b_end) in zip(periods, periods[1:]):
             assert a_end <= b_start, fail(f"{user}: two vacations overlap at {b_start}")
     assert Vacation.objects.filter(auto=True).exists(), fail("no vacation day was ever spent")
+
+    # No one spends more vacation days than the allowance in any year of their own calendar;
+    # the allowance starts again at New Year where they live (worked out here from the rows).
+    used = defaultdict(int)
+    for user_id, starts_at, days in Vacation.objects.values_list("user_id", "starts_at", "days"):
+        used[(user_id, starts_at.astimezone(ZoneInfo(users[user_id].timezone)).year)] += days
+    over = {(str(users[u]), year): n for (u, year), n in used.items()
+            if n > settings.VACATION_DAYS_PER_YEAR}
+    assert not over, fail(f"vacation days beyond the yearly allowance: {over}")
+    assert any(used[(u, START.year)] == settings.VACATION_DAYS_PER_YEAR and used[(u, START.year + 1)]
+               for u in users), fail("no one with the old year's allowance spent had vacation "
+                                     "days in the new year: the test proves nothing about New Year")
 
     # No running table ends (or loses a seat) while a clock still has time.
     for table_id, seat, due, when in month.clock_events:
