@@ -174,15 +174,14 @@ if REDIS_URL:
     # A crashed web process leaves its channels in the table groups until they expire
     # (channels-redis's default is a day): pushes to them are wasted until then.
     CHANNEL_LAYERS["default"]["CONFIG"]["group_expiry"] = int(env("CHANNELS_GROUP_EXPIRY", "3600"))
-    # One cache for every web process: allauth's login rate limits count across them.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": env("CACHE_PREFIX", env("CHANNELS_PREFIX", "asgi"))}}
 
-# The cache holds the throttles' counters: shared by every web process on Redis.
+# The cache holds the throttles' counters: shared by every web process on Redis, so
+# allauth's login rate limits count across them. Its keys carry CACHE_PREFIX (default the
+# channels prefix), and clearing it deletes only those: the same Redis database holds the
+# channel layer's groups and Celery's queues (config/cache.py).
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": env("CACHE_PREFIX")}}
+    CACHES = {"default": {"BACKEND": "config.cache.PrefixedRedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": env("CACHE_PREFIX", env("CHANNELS_PREFIX", "asgi"))}}
     # Django's own Redis backend increments atomically; django-ratelimit lists only
     # django-redis by name.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]

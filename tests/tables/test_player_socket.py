@@ -32,9 +32,10 @@ async def pushed_to(comm, timeout: float = 10) -> dict:
     """The next push to a player socket. With none in time, the failure says where the
     message stopped: still queued in Redis (the receiver is stuck), buffered in the layer
     (the consumer did not take it), or gone with the render pool busy (the push is slow)
-    or idle (it failed: see the captured log). A push to this file's sockets timed out in
-    two full runs of the suite (stops 32 and 34) and never in a loop of this file
-    alone: the next time, this names the stage."""
+    or idle (it failed: see the captured log). A push here timed out in two full runs of
+    the suite: the other xdist worker's cache.clear() had emptied the Redis database,
+    groups and all ("groups: {}" in this report; config/cache.py now clears only the
+    cache's keys)."""
     if await comm.receive_nothing(timeout=timeout, interval=0.05):
         # Looked at while the socket is still open (receive_from would close it first).
         raise AssertionError(f"no push within {timeout} s: {await _layer_state()}")
