@@ -114,6 +114,10 @@ def test_no_serious_axe_violation_on_any_page_kind(new_context, live_server_asgi
             problems += violations(page, url)
             checked += 1
         if size == "phone-es" and login == "ana":
+            for game in running:  # who fills the other seat: on the first screen of the form,
+                page.goto(f"/tables/new/?game={game}")   # above the bot levels' descriptions
+                box = page.locator("#id_seat_1").bounding_box()
+                assert box["y"] + box["height"] <= PHONE["height"], (game, box)
             for game, pk in [*running.items(), ("won", finished["powerhouse-won"])]:
                 page.goto(f"/tables/{pk}/")
                 page.screenshot(path=str(shots_dir / f"phone-es-{game}.png"), full_page=True)
