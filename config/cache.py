@@ -27,9 +27,12 @@ def _glob_escape(text: str) -> str:
 class PrefixedRedisCache(RedisCache):
     def clear(self) -> bool:
         """Delete this cache's keys (every version), in batches, leaving the rest of the
-        database alone. True if there were any."""
+        database alone. True if there were any.
+
+        A key is "<prefix>:<version>:<key>". The version's digits are in the pattern: the
+        prefix defaults to the channel layer's, whose groups are "<prefix>:group:<name>"."""
         client = self._cache.get_client(None, write=True)
-        keys = client.scan_iter(match=f"{_glob_escape(self.key_prefix)}:*", count=BATCH)
+        keys = client.scan_iter(match=f"{_glob_escape(self.key_prefix)}:[0-9]*", count=BATCH)
         deleted = 0
         while batch := list(islice(keys, BATCH)):
             deleted += client.delete(*batch)

@@ -32,9 +32,11 @@ def test_the_sites_cache_is_the_prefixed_one():
 def test_clear_leaves_the_channel_groups_the_queues_and_other_caches_alone():
     from channels.layers import get_channel_layer
 
-    mine, other = cache_on("clear-test-mine"), cache_on("clear-test-other")
-    client = mine._cache.get_client(None, write=True)
     layer = get_channel_layer()
+    # The site's cache prefix defaults to the channel layer's: its groups are
+    # "<prefix>:group:<name>", its cache keys "<prefix>:<version>:<key>".
+    mine, other = cache_on(layer.prefix), cache_on("clear-test-other")
+    client = mine._cache.get_client(None, write=True)
     queue = "clear-test-celery-queue"
     try:
         for n in range(1200):  # more than one batch of deletes
@@ -46,7 +48,7 @@ def test_clear_leaves_the_channel_groups_the_queues_and_other_caches_alone():
         assert mine.clear() is True
 
         assert mine.get("k0", version=1) is None and mine.get("k1", version=2) is None
-        assert not list(client.scan_iter(match="clear-test-mine:*"))
+        assert not list(client.scan_iter(match=f"{layer.prefix}:[0-9]*"))
         assert other.get("k") == "theirs"
         assert client.lrange(queue, 0, -1) == [b"a queued task"]
         members = client.zrange(layer._group_key("clear-test-group"), 0, -1)
